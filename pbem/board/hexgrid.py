@@ -1,0 +1,95 @@
+"""A hex grid of flat-topped hexes in columns, ids 'CCRR', even columns shifted down.
+
+The layout is the one the map builder writes (`grid.layout: flat-columns-even-down`).
+Internally hexes become cube coordinates for distance and integer indexes for search.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..core.errors import SchemaError
+from ..core.frozen import EMPTY, freeze
+from .topology import Topology
+
+# Cube direction vectors (x, z) for flat-topped hexes.
+_DIRECTIONS = ((1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1))
+
+
+def hex_id(col: int, row: int) -> str:
+    return f"{col:02d}{row:02d}"
+
+
+def parse_hex_id(hid: str) -> tuple[int, int]:
+    if len(hid) != 4 or not hid.isdigit():
+        raise ValueError(f"hex id {hid!r} is not of the form CCRR")
+    return int(hid[:2]), int(hid[2:])
+
+
+def to_cube(col: int, row: int) -> tuple[int, int]:
+    """(x, z) cube coordinates; 1-based columns, even columns shifted half a hex down."""
+    c0, r0 = col - 1, row - 1
+    return c0, r0 - (c0 - (c0 & 1)) // 2
+
+
+def from_cube(x: int, z: int) -> tuple[int, int]:
+    return x + 1, z + (x - (x & 1)) // 2 + 1
+
+
+def cube_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
+    dx, dz = a[0] - b[0], a[1] - b[1]
+    return max(abs(dx), abs(dz), abs(dx + dz))
+
+
+class HexGrid(Topology):
+    kind = "hex"
+
+    def __init__(self, columns: int, rows: int, hexes: Mapping[str, Mapping[str, Any]],
+                 hexsides: Mapping[frozenset, Mapping[str, Any]], names: Mapping[str, str]) -> None:
+        ids = [hex_id(c, r) for c in range(1, columns + 1) for r in range(1, rows + 1)]
+        super().__init__(ids, names)
+        self.columns, self.rows = columns, rows
+        self._cube = [to_cube(*parse_hex_id(h)) for h in ids]
+        self._data = [freeze(dict(hexes.get(h, {}))) for h in ids]
+        nbrs: list[tuple[int, ...]] = []
+        for i, (x, z) in enumerate(self._cube):
+            out = []
+            for dx, dz in _DIRECTIONS:
+                col, row = from_cube(x + dx, z + dz)
+                if 1 <= col <= columns and 1 <= row <= rows:
+                    out.append(self._index[hex_id(col, row)])
+            nbrs.append(tuple(sorted(out)))
+        self._nbrs = nbrs
+        self._links: dict[tuple[int, int], Mapping[str, Any]] = {}
+        for pair, feats in hexsides.items():
+            a, b = sorted(self.index(h) for h in pair)
+            if b not in nbrs[a]:
+                raise SchemaError("hexside joins hexes that are not neighbours", where=f"hexside {sorted(pair)}")
+            self._links[(a, b)] = freeze(dict(feats))
+
+    def neighbours(self, i: int) -> tuple[int, ...]:
+        return self._nbrs[i]
+
+    def distance(self, a: int, b: int) -> int:
+        return cube_distance(self._cube[a], self._cube[b])
+
+    def link(self, a: int, b: int) -> Mapping[str, Any]:
+        return self._links.get((a, b) if a < b else (b, a), EMPTY)
+
+    def links(self) -> Mapping[tuple[int, int], Mapping[str, Any]]:
+        return self._links
+
+    def place_data(self, i: int) -> Mapping[str, Any]:
+        return self._data[i]
+
+    @classmethod
+    def from_map(cls, doc: Mapping[str, Any]) -> "HexGrid":
+        """Build from a `pbem/map@1` document with `topology: hex`."""
+        grid = doc["grid"]
+        sides: dict[frozenset, dict[str, Any]] = {}
+        for side in doc.get("hexsides", []):
+            feats = {k: v for k, v in side.items() if k != "between"}
+            sides.setdefault(frozenset(side["between"]), {}).update(feats)
+        names = {name: c["hex"] for name, c in (doc.get("cities") or {}).items()}
+        for name, h in (doc.get("places") or {}).items():
+            names.setdefault(name, h)
+        return cls(grid["columns"], grid["rows"], doc.get("hexes", {}), sides, names)

@@ -1,0 +1,318 @@
+"""Thin click commands over pbem.core.game; every PbemError is caught once and mapped to an exit code."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+import click
+
+from ..core import game
+from ..core.errors import EXIT_OK, OrdersRejected, PbemError, UsageError
+from ..core.loading import dump, dump_yaml, load_data, load_schema, schema_names, write_atomic
+
+
+def _emit_error(exc: PbemError, as_json: bool) -> None:
+    if as_json:
+        body: dict[str, Any] = {"ok": False, "exit_code": exc.exit_code, "error": exc.to_dict()}
+        if isinstance(exc, OrdersRejected):
+            body["violations"] = [v.to_dict() for v in exc.violations]
+        if getattr(exc, "problems", None):
+            body["error"]["problems"] = exc.problems
+        click.echo(json.dumps(body, indent=2, ensure_ascii=False))
+        return
+    if isinstance(exc, OrdersRejected):
+        click.echo(f"rejected: {exc}" + (f" ({exc.where})" if exc.where else ""), err=True)
+        for v in exc.violations:
+            click.echo("  " + v.describe(), err=True)
+        click.echo("nothing was written; fix the orders and send them again "
+                   "(a referee may adjudicate with --void-illegal)", err=True)
+    else:
+        click.echo(f"error [{exc.code}]: {exc}", err=True)
+
+
+def run(fn: Callable[..., int | None]) -> Callable[..., None]:
+    """Wrap a command: PbemError -> message and exit code; success -> exit 0."""
+    def wrapper(*args: Any, **kwargs: Any) -> None:
+        as_json = kwargs.get("as_json", False)
+        try:
+            code = fn(*args, **kwargs) or EXIT_OK
+        except PbemError as exc:
+            _emit_error(exc, as_json)
+            sys.exit(exc.exit_code)
+        sys.exit(code)
+
+    wrapper.__name__ = fn.__name__
+    wrapper.__doc__ = fn.__doc__
+    return wrapper
+
+
+def _out(data: Any, as_json: bool, text: str) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False) if as_json else text.rstrip("\n"))
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="machine-readable output")
+force_option = click.option("--force", is_flag=True, help="replace an existing output file")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="pbem")
+def main() -> None:
+    """pbem: adjudicate Barbarossa-family wargames by email, with verifiable dice."""
+
+
+@main.command()
+@json_option
+@run
+def scenarios(as_json: bool) -> None:
+    """List rulesets and their scenarios."""
+    from ..core.scenario import builtin_scenarios, find_scenario
+
+    rows = []
+    for p in builtin_scenarios():
+        s = find_scenario(str(p))
+        rows.append({"id": f"{p.parent.name}/{p.name[:-14]}", "ruleset": s.ruleset, "name": s.doc["name"],
+                     "options": sorted(k for k, v in s.doc.get("options", {}).items() if v.get("implemented"))})
+    text = "\n".join(f"{r['id']:<36} {r['name']}" for r in rows) or "no scenarios found"
+    _out(rows, as_json, text)
+
+
+@main.command()
+@click.argument("scenario")
+@click.option("-o", "--output", required=True, help="the new state file ('-' for standard output)")
+@click.option("--seed", help="dice seed (seed mode); default: fresh random bytes, printed")
+@click.option("--game-id", help="game id; default derived from scenario and seed")
+@click.option("--option", "options", multiple=True, help="an optional rule or what-if by name")
+@click.option("--commit", "commits", multiple=True, metavar="SIDE=HEX",
+              help="committed dice: each side's chain commitment (from `pbem keys new`)")
+@click.option("--setup", type=click.Choice(["historical"]), help="place both sides' historical deployment now")
+@force_option
+@json_option
+@run
+def new(scenario: str, output: str, seed: str | None, game_id: str | None, options: tuple[str, ...],
+        commits: tuple[str, ...], setup: str | None, force: bool, as_json: bool) -> None:
+    """Start a game of SCENARIO and write its first state."""
+    commitments = {}
+    for c in commits:
+        side, _, hexval = c.partition("=")
+        if not side or len(hexval) != 64:
+            raise UsageError(f"--commit wants SIDE=<64 hex digits>, got {c!r}")
+        commitments[side] = hexval.lower()
+    if not commitments and seed is None:
+        seed = os.urandom(12).hex()  # game creation, not adjudication: fresh entropy is what we want
+    state = game.new_game(scenario, game_id=game_id, seed=None if commitments else seed, options=options,
+                          commitments=commitments or None, setup=setup)
+    write_atomic(output, dump_yaml(state.to_dict()), force=force)
+    info = {"game": state.game, "state": output, "hash": state.hash(), "awaiting": state.awaiting.to_dict(),
+            "seed": seed}
+    if output != "-":
+        _out(info, as_json, f"new game {state.game} written to {output}\nawaiting {state.awaiting.side} "
+             f"{state.awaiting.kind}: {state.awaiting.phase}" + (f"\ndice seed: {seed}" if seed else ""))
+
+
+@main.command()
+@click.argument("state_file", metavar="STATE")
+@click.option("--side", help="show only what this side may see")
+@click.option("--report", "report_fmt", type=click.Choice(["text", "md", "json"]), help="print the last step's report")
+@json_option
+@run
+def show(state_file: str, side: str | None, report_fmt: str | None, as_json: bool) -> None:
+    """Status of a game: whose turn, what is awaited, forces and cities."""
+    from ..report import render
+
+    state = game.load_state(state_file)
+    if report_fmt:
+        click.echo(render(state.to_dict(), state.hash(), report_fmt), nl=False)
+        return
+    summary = game.ruleset_of(state).summary(state, side)
+    summary["hash"] = state.hash()
+    aw = state.awaiting
+    lines = [f"game {state.game} ({state.ruleset}), step {state.step}, {state.date} (game-turn {state.turn}), "
+             f"weather {summary.get('weather', '?')}",
+             "game over" if aw.kind == "none" else f"awaiting {aw.side} {aw.kind}: {aw.phase}"]
+    for s, f in summary.get("forces", {}).items():
+        lines.append(f"  {s:<7} {f['on_map']} units on the map (attack {f['attack']}, defence {f['defense']}), "
+                     f"{f['eliminated']} eliminated")
+    if "axis_city_points" in summary:
+        lines.append(f"  Axis holds {summary['axis_city_points']} city victory points")
+    if summary.get("result"):
+        lines.append(f"  result: {summary['result']['level']}")
+    lines.append(f"state hash {summary['hash']}")
+    _out(summary, as_json, "\n".join(lines))
+
+
+@main.command()
+@click.argument("state_file", metavar="STATE")
+@click.option("--side", required=True)
+@click.option("-o", "--output", required=True, help="orders file to write ('-' for standard output)")
+@force_option
+@run
+def template(state_file: str, side: str, output: str, force: bool) -> None:
+    """Write an orders skeleton for SIDE's current step."""
+    state = game.load_state(state_file)
+    rs = game.ruleset_of(state)
+    if side not in rs.submitters(state):
+        raise UsageError(f"step {state.step} awaits {', '.join(rs.submitters(state)) or 'nobody'}, not {side!r}")
+    body = {"format": "pbem/orders@1", "game": state.game, "side": side, "step": state.step, "state": state.hash()}
+    body.update(rs.template(state, side))
+    notes = rs.template_notes(state, side) if hasattr(rs, "template_notes") else []
+    text = "".join(f"# {n}\n" for n in notes) + dump_yaml(body)
+    write_atomic(output, text, force=force, protect=(state_file,))
+    if output != "-":
+        click.echo(f"orders template for {side} written to {output}")
+
+
+def _load_all(orders_files: tuple[str, ...]) -> list:
+    if not orders_files:
+        raise UsageError("give at least one orders file")
+    return [game.load_orders(p) for p in orders_files]
+
+
+@main.command()
+@click.argument("state_file", metavar="STATE")
+@click.argument("orders_files", metavar="ORDERS...", nargs=-1)
+@json_option
+@run
+def check(state_file: str, orders_files: tuple[str, ...], as_json: bool) -> int:
+    """Check orders against the rules: no dice, nothing written."""
+    state = game.load_state(state_file)
+    orders = _load_all(orders_files)
+    violations = game.check(state, orders)
+    if violations:
+        raise OrdersRejected(violations, where=", ".join(orders_files))
+    n = sum(len(o.orders) for o in orders)
+    _out({"ok": True, "orders": n}, as_json, f"ok: {n} orders are legal")
+    return 0
+
+
+def _secrets(paths: tuple[str, ...]) -> list[dict]:
+    return [game.load_secret(p) for p in paths]
+
+
+@main.command()
+@click.argument("state_file", metavar="STATE")
+@click.argument("orders_files", metavar="ORDERS...", nargs=-1)
+@click.option("-o", "--output", required=True, help="the next state file")
+@click.option("--report", "report_file", help="write the turn report here ('-' for standard output)")
+@click.option("--format", "fmt", type=click.Choice(["text", "md", "json"]), default="text", show_default=True)
+@click.option("--secret", "secrets", multiple=True, help="the adjudicating side's dice secret (committed dice)")
+@click.option("--void-illegal", is_flag=True, help="referee: drop illegal orders (listed) instead of rejecting")
+@force_option
+@json_option
+@run
+def adjudicate(state_file: str, orders_files: tuple[str, ...], output: str, report_file: str | None, fmt: str,
+               secrets: tuple[str, ...], void_illegal: bool, force: bool, as_json: bool) -> None:
+    """Adjudicate one step: check the orders, roll the dice, write the next state and report."""
+    from ..report import render
+
+    state = game.load_state(state_file)
+    orders = _load_all(orders_files)
+    protect = (state_file,) + orders_files + secrets
+    for target in (output, report_file):
+        if target and target != "-" and Path(target).exists() and not force:
+            raise UsageError("output exists; use --force to replace it", where=target)
+        if target and target != "-" and any(Path(p).resolve() == Path(target).resolve() for p in protect if p != "-"):
+            raise UsageError("refusing to overwrite an input file", where=target)
+    outcome = game.adjudicate(state, orders, secrets=_secrets(secrets), void_illegal=void_illegal)
+    nxt = outcome.state
+    text_state = dump_yaml(nxt.to_dict())
+    report = render(nxt.to_dict(), nxt.hash(), fmt) if report_file else None
+    write_atomic(output, text_state, force=force, protect=protect)
+    if report_file:
+        write_atomic(report_file, report, force=force, protect=protect)
+    if output != "-" and report_file != "-":
+        _out({"ok": True, "state": output, "hash": nxt.hash(), "rolls": len(outcome.rolls), "voided": len(outcome.voided),
+              "awaiting": nxt.awaiting.to_dict()}, as_json,
+             f"step {state.step} adjudicated: {len(outcome.events)} events, {len(outcome.rolls)} rolls"
+             + (f", {len(outcome.voided)} orders voided" if outcome.voided else "")
+             + f"\nnext state {output} ({nxt.hash()[:16]}…), awaiting {nxt.awaiting.side or 'nobody'}")
+
+
+@main.command()
+@click.argument("state_file", metavar="STATE")
+@click.argument("rest", metavar="ORDERS... NEXT", nargs=-1)
+@json_option
+@run
+def verify(state_file: str, rest: tuple[str, ...], as_json: bool) -> None:
+    """Re-run a step from STATE and ORDERS and confirm it reproduces NEXT exactly."""
+    if len(rest) < 2:
+        raise UsageError("verify needs STATE, at least one ORDERS file and the NEXT state")
+    state = game.load_state(state_file)
+    orders = _load_all(rest[:-1])
+    claimed = load_data(rest[-1])
+    if not isinstance(claimed, dict):
+        raise UsageError("the next state is not a state file", where=rest[-1])
+    outcome = game.verify(state, orders, claimed)
+    _out({"ok": True, "hash": outcome.state.hash()}, as_json,
+         f"verified: step {state.step} reproduces {rest[-1]} exactly ({outcome.state.hash()[:16]}…)")
+
+
+@main.command()
+@click.argument("attack", type=int)
+@click.argument("defense", type=int)
+@click.option("--scenario", default="spi-barbarossa/barbarossa-1941", show_default=True)
+@click.option("--double", is_flag=True, help="defender doubled by terrain (rough, river)")
+@click.option("--finns", is_flag=True, help="Finnish defenders in Finland (COMBAT (J))")
+@click.option("--air", type=int, default=0, help="Luftwaffe units assisting")
+@click.option("--winter", is_flag=True, help="winter: air units attack at one")
+@json_option
+@run
+def odds(attack: int, defense: int, scenario: str, double: bool, finns: bool, air: int, winter: bool, as_json: bool) -> None:
+    """Odds column and the exact chance of each combat result on each CRT."""
+    from ..core.scenario import find_scenario
+    from ..rulesets import get
+
+    if attack < 0 or defense <= 0:
+        raise UsageError("attack must be >= 0 and defence > 0")
+    scen = find_scenario(scenario)
+    res = get(scen.ruleset).odds(scen, attack, defense,
+                                 {"double": double, "finns_in_finland": finns, "air": air, "winter": winter})
+    lines = [f"attack {res['attack']} against defence {res['defense']}"]
+    for cid, t in res["tables"].items():
+        parts = ", ".join(f"{k} {t['results'][k]} ({t['percent'][k]}%)" for k in t["results"])
+        lines.append(f"  {t['name']}: column {t['column']}: {parts}")
+    if res.get("overrun_possible"):
+        lines.append("  9-1 or better: an overrun is possible in a movement phase (OVERRUN)")
+    _out(res, as_json, "\n".join(lines))
+
+
+@main.command()
+@click.argument("name", required=False)
+@run
+def schema(name: str | None) -> None:
+    """Print a JSON Schema (no NAME: list them)."""
+    if not name:
+        click.echo("\n".join(schema_names()))
+        return
+    click.echo(json.dumps(load_schema(name), indent=2))
+
+
+@main.group()
+def keys() -> None:
+    """Dice secrets for committed mode."""
+
+
+@keys.command("new")
+@click.option("--side", required=True)
+@click.option("-o", "--output", required=True, help="secret file: keep it, never mail it")
+@click.option("--length", type=int, default=2000, show_default=True, help="how many steps the chain covers")
+@force_option
+@json_option
+@run
+def keys_new(side: str, output: str, length: int, force: bool, as_json: bool) -> None:
+    """Make a hash-chain secret; prints the commitment to give to `pbem new --commit`."""
+    from ..core import dice
+
+    seed = dice.new_chain_seed(os.urandom(32))
+    commitment = dice.chain_commitment(seed, length)
+    write_atomic(output, dump_yaml({"format": "pbem/secret@1", "side": side, "seed": seed, "length": length,
+                                    "commitment": commitment}), force=force)
+    _out({"side": side, "commitment": commitment, "secret": output}, as_json,
+         f"secret for {side} written to {output} (keep it private)\ncommitment: {commitment}\n"
+         f"use: pbem new SCENARIO -o STATE --commit {side}={commitment} ...")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,1 @@
+"""Game-agnostic core: state, orders, events, dice, hashing, loading."""

@@ -1,0 +1,80 @@
+"""Error classes, each mapped to one CLI exit code (see DESIGN.md, CLI contract)."""
+from __future__ import annotations
+
+from typing import Sequence
+
+EXIT_OK = 0
+EXIT_ILLEGAL = 1
+EXIT_UNUSABLE = 2
+EXIT_VERIFY_FAILED = 3
+
+
+class PbemError(Exception):
+    """Base of every error the CLI reports; `exit_code` says how it ends."""
+
+    exit_code = EXIT_UNUSABLE
+    code = "PBEM_ERROR"
+
+    def __init__(self, message: str, *, where: str = "") -> None:
+        self.message = message
+        self.where = where
+        super().__init__(f"{where}: {message}" if where else message)
+
+    def to_dict(self) -> dict:
+        return {"code": self.code, "where": self.where, "message": self.message}
+
+
+class InputError(PbemError):
+    """A file cannot be read or parsed (missing, malformed YAML/JSON)."""
+
+    code = "INPUT_UNREADABLE"
+
+
+class SchemaError(InputError):
+    """A file parsed but does not match its JSON Schema."""
+
+    code = "SCHEMA_INVALID"
+
+    def __init__(self, message: str, *, where: str = "", problems: Sequence[str] = ()) -> None:
+        super().__init__(message, where=where)
+        self.problems = list(problems)
+
+    def __str__(self) -> str:
+        lines = [super().__str__()] + [f"  - {p}" for p in self.problems]
+        return "\n".join(lines)
+
+
+class ReferenceError_(InputError):
+    """Data refers to something that does not exist (unknown unit, hex, city, table)."""
+
+    code = "UNKNOWN_REFERENCE"
+
+
+class MismatchError(PbemError):
+    """Orders that do not belong to this state: other game, other step, stale hash, wrong side."""
+
+    code = "ORDERS_MISMATCH"
+
+
+class UsageError(PbemError):
+    """The command line asks for something impossible (existing output without --force ...)."""
+
+    code = "USAGE"
+
+
+class VerificationFailed(PbemError):
+    """A re-run did not reproduce the recorded result."""
+
+    exit_code = EXIT_VERIFY_FAILED
+    code = "VERIFY_FAILED"
+
+
+class OrdersRejected(PbemError):
+    """The orders break the rules; carries every violation found."""
+
+    exit_code = EXIT_ILLEGAL
+    code = "ORDERS_ILLEGAL"
+
+    def __init__(self, violations: Sequence["object"], *, where: str = "") -> None:
+        self.violations = list(violations)
+        super().__init__(f"{len(self.violations)} order(s) break the rules", where=where)

@@ -1,0 +1,211 @@
+"""Adjudication as a pure function: (state, orders, dice inputs) -> outcome.
+
+This module does the bookkeeping every ruleset shares (whose step, stale or
+misdirected orders, dice keying, hash chaining of states) and delegates the
+rules to the ruleset. Nothing here reads a clock or a global random generator.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from . import dice as dicemod
+from .dice import Dice
+from .errors import MismatchError, OrdersRejected, SchemaError, VerificationFailed
+from .events import Outcome, Violation
+from .frozen import freeze, thaw
+from .hashing import digest
+from .loading import load_document, validate
+from .orders import OrdersFile
+from .scenario import Scenario, find_scenario
+from .state import DiceState, GameState
+
+
+def load_state(path: str) -> GameState:
+    return GameState.from_dict(load_document(path, "state"))
+
+
+def load_orders(path: str) -> OrdersFile:
+    where = "<stdin>" if path == "-" else path
+    return OrdersFile.from_dict(load_document(path, "orders"), source=where)
+
+
+def load_secret(path: str) -> dict:
+    return load_document(path, "secret")
+
+
+def ruleset_of(state: GameState) -> Any:
+    from ..rulesets import get
+
+    return get(state.ruleset)
+
+
+def scenario_of(state: GameState) -> Scenario:
+    """The scenario the game was started with; refuse if its files changed since."""
+    scen = find_scenario(state.scenario.path or state.scenario.id)
+    if scen.digest != state.scenario.digest:
+        raise MismatchError(
+            "the scenario files differ from the ones this game was started with "
+            f"(digest {scen.digest[:12]}… vs {state.scenario.digest[:12]}…)", where=state.scenario.id)
+    return scen
+
+
+def check_addressing(state: GameState, orders: Sequence[OrdersFile]) -> None:
+    """Refuse orders for another game, another step, a stale state, or a side not awaited (exit 2)."""
+    if state.over:
+        raise MismatchError("the game is over; no more orders are awaited", where=state.game)
+    expected = ruleset_of(state).submitters(state)
+    state_hash = state.hash()
+    seen: set[str] = set()
+    for o in orders:
+        if o.game != state.game:
+            raise MismatchError(f"orders are for game {o.game!r}, but the state is game {state.game!r}", where=o.source)
+        if o.step != state.step:
+            raise MismatchError(f"orders are for step {o.step}, but the state is at step {state.step}", where=o.source)
+        if o.state != state_hash:
+            raise MismatchError("orders were written against another state (stale state hash "
+                                f"{o.state[:12]}…, current {state_hash[:12]}…)", where=o.source)
+        if o.side not in expected:
+            raise MismatchError(f"orders are from side {o.side!r}, but step {state.step} awaits "
+                                f"{' and '.join(expected) or 'nobody'}", where=o.source)
+        if o.side in seen:
+            raise MismatchError(f"two orders files from side {o.side!r}", where=o.source)
+        seen.add(o.side)
+    missing = [s for s in expected if s not in seen]
+    if missing:
+        raise MismatchError(f"step {state.step} also needs orders from {', '.join(missing)}")
+
+
+def _reveals(state: GameState, orders: Sequence[OrdersFile], secrets: Sequence[Mapping[str, Any]],
+             recorded: Mapping[str, Any] | None = None) -> tuple[list[str], DiceState]:
+    """The dice reveals for this step and the dice state after it.
+
+    Seed mode: the seed. Committed mode: every committed side's next chain element,
+    from its orders, or (for the adjudicating side) from its secret file, or, when
+    verifying, from the next state where it was recorded.
+    """
+    ds = state.dice
+    if ds.mode == "seed":
+        return [f"seed:{ds.seed}"], ds
+    by_side = {o.side: o for o in orders}
+    secret_by_side = {s["side"]: s for s in secrets}
+    reveals, chains = [], {}
+    for side in sorted(ds.chains):
+        chain = ds.chains[side]
+        if side in by_side:
+            element = by_side[side].reveal
+            if element is None:
+                raise MismatchError(f"committed dice: orders of {side!r} carry no dice reveal", where=by_side[side].source)
+        elif side in secret_by_side:
+            sec = secret_by_side[side]
+            element = dicemod.chain_element(sec["seed"], sec["length"], chain["index"] + 1)
+        elif recorded is not None and side in recorded:
+            element = recorded[side]["last"]
+        else:
+            raise MismatchError(f"committed dice: the reveal of {side!r} is needed (give its secret file with --secret)")
+        if not dicemod.verify_reveal(chain["last"], element):
+            raise MismatchError(f"committed dice: the reveal for {side!r} does not hash to its last commitment "
+                                "(wrong secret file, or an element reused or skipped)")
+        reveals.append(f"side:{side}:{element}")
+        chains[side] = {"last": element, "index": chain["index"] + 1}
+    return reveals, DiceState(mode="committed", chains=freeze(chains))
+
+
+def step_dice(state: GameState, orders: Sequence[OrdersFile], secrets: Sequence[Mapping[str, Any]] = (),
+              recorded: Mapping[str, Any] | None = None) -> tuple[Dice, DiceState]:
+    reveals, after = _reveals(state, orders, secrets, recorded)
+    orders_hash = "+".join(o.hash() for o in sorted(orders, key=lambda o: o.side))
+    return Dice.for_step(state.game, state.step, state.hash(), orders_hash, reveals), after
+
+
+def check(state: GameState, orders: Sequence[OrdersFile]) -> list[Violation]:
+    """Every violation in the orders; no dice are rolled and nothing is written."""
+    check_addressing(state, orders)
+    scenario_of(state)
+    return ruleset_of(state).validate(state, orders)
+
+
+def adjudicate(state: GameState, orders: Sequence[OrdersFile], *, secrets: Sequence[Mapping[str, Any]] = (),
+               void_illegal: bool = False, recorded_dice: Mapping[str, Any] | None = None) -> Outcome:
+    """Resolve one step. Illegal orders reject the whole file unless `void_illegal` drops them."""
+    check_addressing(state, orders)
+    scenario_of(state)
+    rs = ruleset_of(state)
+    violations = rs.validate(state, orders)
+    if violations and not void_illegal:
+        raise OrdersRejected(violations)
+    drop = frozenset((v_side, v.order) for v_side, v in _attribute(orders, violations) if v.order is not None)
+    dice, dice_after = step_dice(state, orders, secrets, recorded_dice)
+    resolved, events = rs.resolve(state, orders, dice, drop)
+    answers = {k: thaw(v) for k, v in state.answers.items()}
+    for o in orders:
+        if o.answers:
+            answers[o.side] = thaw(o.answers)
+    log = {
+        "events": [e.to_dict() for e in events],
+        "rolls": [r.to_dict() for r in dice.rolls],
+    }
+    if violations:
+        log["voided"] = [v.to_dict() for v in violations]
+    nxt = resolved.evolve(
+        step=state.step + 1, previous=state.hash(), made_by=tuple(o.hash() for o in sorted(orders, key=lambda o: o.side)),
+        dice=dice_after, answers=freeze(answers), log=freeze(log),
+    )
+    return Outcome(state=nxt, events=tuple(events), rolls=dice.rolls, voided=tuple(violations))
+
+
+def _attribute(orders: Sequence[OrdersFile], violations: Sequence[Violation]) -> list[tuple[str, Violation]]:
+    """Violations carry the order index; with one orders file per step the side is that file's."""
+    side = orders[0].side if len(orders) == 1 else ""
+    return [(getattr(v, "side", None) or side, v) for v in violations]
+
+
+def verify(state: GameState, orders: Sequence[OrdersFile], claimed: Mapping[str, Any]) -> Outcome:
+    """Re-run a step and compare with the claimed next state, byte for byte in canonical form."""
+    try:
+        validate(claimed, "state", "next state")
+    except SchemaError as exc:
+        raise VerificationFailed(f"the claimed next state is not a valid state file: {exc}") from None
+    recorded = (claimed.get("dice") or {}).get("chains")
+    voided = bool((claimed.get("log") or {}).get("voided"))
+    outcome = adjudicate(state, orders, void_illegal=voided, recorded_dice=recorded)
+    mine, theirs = outcome.state.to_dict(), dict(claimed)
+    if digest(mine) != digest(theirs):
+        where = first_difference(mine, theirs)
+        raise VerificationFailed(f"re-running step {state.step} does not reproduce the claimed state; first difference at {where}")
+    return outcome
+
+
+def first_difference(a: Any, b: Any, path: str = "$") -> str:
+    """The JSON path of the first place two documents differ, for a useful verify message."""
+    if type(a) is not type(b):
+        return path
+    if isinstance(a, dict):
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                return f"{path}.{k}"
+            if digest(a[k]) != digest(b[k]):
+                return first_difference(a[k], b[k], f"{path}.{k}")
+        return path
+    if isinstance(a, list):
+        for i, (x, y) in enumerate(zip(a, b)):
+            if digest(x) != digest(y):
+                return first_difference(x, y, f"{path}[{i}]")
+        return f"{path}[{min(len(a), len(b))}]"
+    return path
+
+
+def new_game(scenario_ref: str, *, game_id: str | None, seed: str | None, options: Sequence[str] = (),
+             commitments: Mapping[str, str] | None = None, setup: str | None = None) -> GameState:
+    """Start a game. Seed mode needs a seed; committed mode needs every side's chain commitment."""
+    from ..rulesets import get
+
+    scen = find_scenario(scenario_ref)
+    rs = get(scen.ruleset)
+    if commitments:
+        chains = {side: {"last": c, "index": 0} for side, c in sorted(commitments.items())}
+        dice = DiceState(mode="committed", chains=freeze(chains))
+    else:
+        dice = DiceState(mode="seed", seed=seed or "")
+    gid = game_id or "g-" + digest({"scenario": scen.id, "seed": seed, "commitments": dict(commitments or {}),
+                                    "options": sorted(options)})[:8]
+    return rs.new_game(scen, game_id=gid, dice=dice, options=tuple(options), setup=setup)

@@ -1,0 +1,64 @@
+"""Orders files (`pbem/orders@1`) and the base of every typed order."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from .frozen import EMPTY, freeze, thaw
+from .hashing import digest
+
+ORDERS_FORMAT = "pbem/orders@1"
+
+
+@dataclass(frozen=True)
+class Order:
+    """Base of a ruleset's typed orders: where it stood in the file, and how to print it."""
+
+    index: int
+
+    def text(self) -> str:  # pragma: no cover - every subclass overrides
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class OrdersFile:
+    """One side's submission for one step: the orders plus standing answers and its dice reveal."""
+
+    game: str
+    side: str
+    step: int
+    state: str
+    orders: tuple[Mapping[str, Any], ...]
+    answers: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
+    reveal: str | None = None
+    signature: str | None = None
+    source: str = "<orders>"
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any], source: str = "<orders>") -> "OrdersFile":
+        dice = d.get("dice") or {}
+        return cls(
+            game=d["game"], side=d["side"], step=d["step"], state=d["state"],
+            orders=tuple(freeze(dict(o)) for o in d.get("orders") or ()),
+            answers=freeze(dict(d.get("answers") or {})), reveal=dice.get("reveal"),
+            signature=d.get("signature"), source=source,
+        )
+
+    def to_dict(self) -> dict:
+        out: dict[str, Any] = {
+            "format": ORDERS_FORMAT, "game": self.game, "side": self.side, "step": self.step,
+            "state": self.state, "orders": [thaw(o) for o in self.orders],
+        }
+        if self.answers:
+            out["answers"] = thaw(self.answers)
+        if self.reveal is not None:
+            out["dice"] = {"reveal": self.reveal}
+        if self.signature is not None:
+            out["signature"] = self.signature
+        return out
+
+    def hash(self) -> str:
+        """Hash of the orders' content (the signature is excluded: it signs this hash)."""
+        body = self.to_dict()
+        body.pop("signature", None)
+        return digest(body)

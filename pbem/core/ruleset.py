@@ -1,0 +1,48 @@
+"""The contract every game implements, and the bookkeeping all of them share."""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, Mapping, Sequence
+
+from .dice import Dice
+from .events import Event, Violation
+from .orders import OrdersFile
+from .scenario import Scenario
+from .state import GameState
+
+
+class Ruleset(ABC):
+    """A game: how to start it, check orders, resolve a step, and show it to a side."""
+
+    id: str = ""
+    name: str = ""
+    sides: tuple[str, ...] = ()
+
+    @abstractmethod
+    def new_game(self, scenario: Scenario, *, game_id: str, dice: Any, options: Sequence[str],
+                 setup: str | None) -> GameState:
+        """The first state of a game of this scenario."""
+
+    @abstractmethod
+    def validate(self, state: GameState, orders: Sequence[OrdersFile]) -> list[Violation]:
+        """Every rule violation in the orders, without rolling any die."""
+
+    @abstractmethod
+    def resolve(self, state: GameState, orders: Sequence[OrdersFile], dice: Dice,
+                drop: frozenset[tuple[str, int]]) -> tuple[GameState, list[Event]]:
+        """Carry out the step; `drop` holds (side, order index) pairs voided by a referee."""
+
+    @abstractmethod
+    def template(self, state: GameState, side: str) -> dict:
+        """An orders skeleton for that side's step, with hints as comments where useful."""
+
+    def submitters(self, state: GameState) -> tuple[str, ...]:
+        """The sides whose orders the current step needs (one for IGOUGO games)."""
+        return (state.awaiting.side,) if state.awaiting.side else ()
+
+    def summary(self, state: GameState, side: str | None) -> dict:
+        """What `pbem show` prints: status and the position as that side may see it."""
+        return {"awaiting": state.awaiting.to_dict()}
+
+    def odds(self, scenario: Scenario, attack: int, defense: int, modifiers: Mapping[str, Any]) -> dict:
+        raise NotImplementedError(f"{self.id} has no odds calculator")

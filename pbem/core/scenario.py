@@ -1,0 +1,106 @@
+"""Scenarios: a ruleset id plus the data files (map, tables, orders of battle) it is played with.
+
+A scenario's digest covers the scenario file and every file it references, so a
+state made with one set of tables cannot silently be continued with another.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Mapping
+
+from .errors import InputError, ReferenceError_
+from .loading import load_data, load_document, validate
+
+REPO_SCENARIOS = Path(__file__).resolve().parent.parent.parent / "scenarios"
+
+
+def scenario_roots() -> list[Path]:
+    """Where scenario files are looked for: $PBEM_SCENARIOS (colon-separated), then the built-ins."""
+    roots = [Path(p) for p in os.environ.get("PBEM_SCENARIOS", "").split(os.pathsep) if p]
+    return roots + [REPO_SCENARIOS]
+
+
+@dataclass(frozen=True, eq=False)  # hashed by identity: one object per loaded digest
+class Scenario:
+    id: str
+    ruleset: str
+    path: Path
+    doc: Mapping[str, Any]
+    digest: str
+    builtin: bool
+
+    def file(self, key: str) -> Path:
+        """Path of a referenced file, relative to the scenario file."""
+        ref = self.doc.get("files", {}).get(key)
+        if ref is None:
+            raise ReferenceError_(f"scenario names no {key!r} file", where=str(self.path))
+        return (self.path.parent / ref).resolve()
+
+    def load(self, key: str, kind: str | None = None) -> Any:
+        """Load a referenced file; with `kind`, schema-check it too."""
+        path = self.file(key)
+        data = _load_cached(str(path), kind or "")
+        return data
+
+    @property
+    def ref(self) -> str:
+        return self.id if self.builtin else str(self.path)
+
+
+@lru_cache(maxsize=64)
+def _load_cached(path: str, kind: str) -> Any:
+    return load_document(path, kind) if kind else load_data(path)
+
+
+def _digest(path: Path, doc: Mapping[str, Any]) -> str:
+    h = hashlib.sha256()
+    files = [("scenario", path)] + [(k, (path.parent / v).resolve()) for k, v in sorted(doc.get("files", {}).items())]
+    for key, p in files:
+        try:
+            data = p.read_bytes()
+        except OSError:
+            raise InputError(f"scenario file {key!r} not found", where=str(p)) from None
+        h.update(f"{key}\0{hashlib.sha256(data).hexdigest()}\n".encode())
+    return h.hexdigest()
+
+
+def builtin_scenarios() -> list[Path]:
+    out: list[Path] = []
+    for root in scenario_roots():
+        if root.is_dir():
+            out.extend(sorted(root.glob("*/*.scenario.yaml")))
+    return out
+
+
+@lru_cache(maxsize=32)
+def _load_scenario(path: str, builtin: bool) -> Scenario:
+    p = Path(path)
+    doc = load_document(p, "scenario")
+    sid = f"{doc['ruleset']}/{doc['id']}"
+    return Scenario(id=sid, ruleset=doc["ruleset"], path=p, doc=doc, digest=_digest(p, doc), builtin=builtin)
+
+
+def find_scenario(ref: str) -> Scenario:
+    """A scenario by qualified id ('spi-barbarossa/barbarossa-1941'), short id, or file path."""
+    candidate = Path(ref)
+    if candidate.suffix in (".yaml", ".yml", ".json") and candidate.is_file():
+        return _load_scenario(str(candidate.resolve()), False)
+    matches = []
+    for p in builtin_scenarios():
+        rs, name = p.parent.name, p.name[: -len(".scenario.yaml")]
+        if ref in (f"{rs}/{name}", name):
+            matches.append(p)
+    if len(matches) == 1:
+        return _load_scenario(str(matches[0].resolve()), True)
+    if len(matches) > 1:
+        raise ReferenceError_(f"scenario {ref!r} is ambiguous; use one of " + ", ".join(
+            f"{m.parent.name}/{m.name[:-14]}" for m in matches))
+    raise ReferenceError_(f"no scenario {ref!r}; `pbem scenarios` lists them")
+
+
+def check_table(doc: Any, where: str) -> None:
+    validate(doc, "table", where)

@@ -1,0 +1,116 @@
+"""Render the events of one step. Text stays within 78 columns so it reads well in any mail client."""
+from __future__ import annotations
+
+import json
+import textwrap
+from itertools import groupby
+from typing import Any, Mapping, Sequence
+
+WIDTH = 78
+COMBAT_HEADERS = ["#", "Hex", "Attackers", "Defenders", "A", "D", "Terrain", "Odds", "CRT", "Die", "Result"]
+COMBAT_WIDTHS = [None, 10, 14, 12, None, None, 8, None, None, None, None]
+
+
+def _combat_rows(events: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
+    rows = []
+    for e in events:
+        d = e.get("data", {})
+        attackers = ", ".join(d["attackers"]) + (f", air {', '.join(d['air'])}" if d.get("air") else "")
+        terrain = d["terrain"] + ("; " + "; ".join(d["modifiers"]) if d.get("modifiers") else "")
+        rows.append([d["number"], d["hex_label"], attackers, ", ".join(d["defenders"]), d["attack"], d["defense"],
+                     terrain, d["odds"], d["crt"], d["roll"] if d.get("roll") else "-", d["result"]])
+    return rows
+
+
+def _wrap(text: str, indent: str = "  ") -> str:
+    return textwrap.fill(text, WIDTH, initial_indent=indent + "- ", subsequent_indent=indent + "  ")
+
+
+def _header(state: Mapping[str, Any], title: str) -> list[tuple[str, str]]:
+    aw = state["awaiting"]
+    nxt = "nothing: the game is over" if aw["kind"] == "none" else f"{aw['side']} {aw['kind']} ({aw.get('phase', '')})"
+    return [
+        ("Game", f"{state['game']} ({state['ruleset']}, {state['scenario']['id']})"),
+        ("Step", f"{state['step'] - 1} -> {state['step']}" if state["step"] else "0 (new game)"),
+        ("Date", f"{state['date']}, game-turn {state['turn']}, weather {state.get('extras', {}).get('weather', '?')}"),
+        ("Next", nxt),
+        ("Dice", state["dice"]["mode"]),
+        ("Previous", state.get("previous") or "-"),
+        ("Orders", ", ".join(state.get("made_by", [])) or "-"),
+    ]
+
+
+def render_text(state: Mapping[str, Any], state_hash: str) -> str:
+    from tabulate import tabulate
+
+    log = state.get("log", {})
+    events = log.get("events", [])
+    out = [f"pbem turn report: {state['game']}".center(WIDTH).rstrip(), "=" * WIDTH]
+    for k, v in _header(state, "") + [("State", state_hash)]:
+        out.append(textwrap.fill(v, WIDTH, initial_indent=f"{k + ':':<10}", subsequent_indent=" " * 10,
+                                 break_on_hyphens=False))
+    for phase, group in groupby(events, key=lambda e: e["phase"]):
+        group = list(group)
+        out += ["", phase, "-" * min(WIDTH, len(phase))]
+        combats = [e for e in group if e["kind"] == "combat"]
+        for e in group:
+            if e["kind"] != "combat":
+                out.append(_wrap(e["text"]))
+        if combats:
+            table = tabulate(_combat_rows(combats), headers=COMBAT_HEADERS, tablefmt="simple",
+                             maxcolwidths=COMBAT_WIDTHS, disable_numparse=True)
+            out += ["", table, ""]
+            for e in combats:
+                d = e["data"]
+                line = (f"attack {d['number']} (order {d['order']}): CRT {d['crt']} ({d['crt_reason']})"
+                        + (f", roll {d['label']}" if d.get("label") else ", no roll (below the table)")
+                        + f", supply {d['supply'] or '-'}: " + ("; ".join(d["consequences"]) or "no effect"))
+                out.append(_wrap(line))
+    voided = log.get("voided", [])
+    if voided:
+        out += ["", "Orders voided by the referee (--void-illegal)", "-" * 45]
+        out += [_wrap(f"order {v.get('order', -1) + 1}: {v['code']} [{v['rule']}] {v['message']}") for v in voided]
+    rolls = log.get("rolls", [])
+    if rolls:
+        out += ["", "Dice (anyone can re-derive them with `pbem verify`)", "-" * 51]
+        out += [_wrap(f"{r['label']}: d{r['sides']} = {r['face']} ({r.get('purpose', '')})") for r in rolls]
+    if state.get("result"):
+        res = state["result"]
+        out += ["", "Result", "------", _wrap(f"{res.get('level')}: the Axis holds {res.get('axis_points')} victory points")]
+    return "\n".join(line.rstrip() for line in out) + "\n"
+
+
+def render_markdown(state: Mapping[str, Any], state_hash: str) -> str:
+    from tabulate import tabulate
+
+    log = state.get("log", {})
+    out = [f"# pbem turn report: {state['game']}", ""]
+    out += [f"- **{k}:** {v}" for k, v in _header(state, "") + [("State", f"`{state_hash}`")]]
+    for phase, group in groupby(log.get("events", []), key=lambda e: e["phase"]):
+        group = list(group)
+        out += ["", f"## {phase}", ""]
+        out += [f"- {e['text']}" for e in group if e["kind"] != "combat"]
+        combats = [e for e in group if e["kind"] == "combat"]
+        if combats:
+            out += ["", tabulate(_combat_rows(combats), headers=COMBAT_HEADERS, tablefmt="github", disable_numparse=True), ""]
+            out += [f"- attack {e['data']['number']}: " + ("; ".join(e["data"]["consequences"]) or "no effect") for e in combats]
+    if log.get("voided"):
+        out += ["", "## Orders voided", ""] + [f"- `{v['code']}` [{v['rule']}] {v['message']}" for v in log["voided"]]
+    if log.get("rolls"):
+        out += ["", "## Dice", ""] + [f"- `{r['label']}`: d{r['sides']} = **{r['face']}** ({r.get('purpose', '')})"
+                                     for r in log["rolls"]]
+    if state.get("result"):
+        out += ["", "## Result", "", f"**{state['result'].get('level')}** ({state['result'].get('axis_points')} points)"]
+    return "\n".join(out) + "\n"
+
+
+def render_json(state: Mapping[str, Any], state_hash: str) -> str:
+    log = state.get("log", {})
+    body = {"game": state["game"], "step": state["step"], "date": state["date"], "state_hash": state_hash,
+            "previous": state.get("previous"), "awaiting": state["awaiting"], "events": log.get("events", []),
+            "rolls": log.get("rolls", []), "voided": log.get("voided", []), "result": state.get("result")}
+    return json.dumps(body, indent=2, ensure_ascii=False) + "\n"
+
+
+def render(state: Mapping[str, Any], state_hash: str, fmt: str = "text") -> str:
+    return {"text": render_text, "md": render_markdown, "json": render_json}[fmt](state, state_hash)

@@ -1,0 +1,339 @@
+"""COMBAT (A)-(L), LUFTWAFFE (A)-(F), attack supply (SUPPLY (C), (F), (G)) and retreats.
+
+Attacks are declared in the orders and resolved in file order, each applied at once
+(COMBAT procedure). Checks that can be made before any die is rolled are violations;
+what only the dice can cause (attackers cut off or gone, defenders already attacked)
+cancels the attack at its instant and is reported as an event.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from ...core.dice import Dice
+from .common import Step, defense_multiplier, stack_limit, stack_points
+from .data import AXIS, SOVIET, Crt, enemy, odds_column, odds_text
+from .orders import Attack
+from .position import PUnit
+from .supply import attack_supply_area, general_supply, in_general_supply
+from .zoc import blocks_trace, controlled
+
+AIR_RANGE = 4  # LUFTWAFFE procedure
+
+
+@dataclass
+class Plan:
+    """A checked attack: who, where, with what support, at what strength."""
+
+    order: Attack
+    target: int
+    defenders: list[PUnit]
+    attackers: list[PUnit]
+    supply: PUnit | None
+    air: list[tuple[PUnit, int]]
+    attack: int
+    defense: int
+    modifiers: list[str]
+
+
+class CombatPhase:
+    def __init__(self, step: Step) -> None:
+        self.step = step
+        self.pos = step.pos
+        self.side = step.side
+        self.used: set[str] = set()  # attacking units and Luftwaffe units used (COMBAT (C), LUFTWAFFE (B))
+        self.attacked_hexes: set[int] = set()
+        self.attacked_units: set[str] = set()
+        self.air_hexes: set[int] = set()  # LUFTWAFFE (C)
+        self.spent_supply: dict[str, PUnit] = {}
+
+    # --- checks --------------------------------------------------------------------------
+    def plan(self, o: Attack, *, instant: bool) -> Plan | None:
+        """Check an attack; with `instant`, problems cancel it instead of being violations (SUPPLY (C))."""
+        st, pos = self.step, self.pos
+        problems: list[tuple[str, str, str, dict[str, Any]]] = []
+
+        def bad(code: str, case: str, msg: str, **kw: Any) -> None:
+            problems.append((code, case, msg, kw))
+
+        target = st.place(o, o.target) if not instant else pos.board.index(pos.board.resolve(o.target))
+        if target is None:
+            return None
+        defenders = pos.at(target) if pos.enemy_occupied(target, self.side) else []
+        if not defenders:
+            bad("ATTACK_NO_ENEMY", "COMBAT (A)", f"{pos.label(target)} holds no enemy unit", place=target)
+        if target in self.attacked_hexes or any(d.id in self.attacked_units for d in defenders):
+            bad("ATTACK_DEFENDER_TWICE", "COMBAT (C)", f"units in {pos.label(target)} were already attacked this phase",
+                place=target)
+        attackers = []
+        for uid in o.units:
+            u = pos.units.get(uid) if instant else st.own_unit(o, uid)
+            if u is None or not u.active:
+                if instant:
+                    bad("ATTACK_UNIT_GONE", "COMBAT (A)", f"{uid} is no longer on the map", unit=uid)
+                continue
+            if u.ct.support:
+                bad("ATTACK_SUPPORT_UNIT", "LUFTWAFFE" if u.ct.cls == "air" else "SUPPLY",
+                    f"{u.id} is a support unit and does not attack" + (" (assign it under air:)" if u.ct.cls == "air" else ""),
+                    unit=u.id)
+                continue
+            if u.id in self.used:
+                bad("ATTACK_UNIT_TWICE", "COMBAT (C)", f"{u.id} has already attacked this phase", unit=u.id)
+            if u.loc not in pos.board.neighbours(target):
+                bad("ATTACK_NOT_ADJACENT", "COMBAT (A)", f"{u.id} at {pos.label(u.loc)} is not next to {pos.label(target)}",
+                    unit=u.id, place=u.loc)
+            elif (min(u.loc, target), max(u.loc, target)) in pos.data.strait_pairs:
+                bad("ATTACK_ACROSS_KERCH", "COMBAT (K)", f"{u.id} cannot attack across the Kerch Straits", unit=u.id)
+            attackers.append(u)
+        supply = self._supply(o, attackers, bad, instant)
+        air = self._air(o, attackers, target, bad, instant)
+        if problems:
+            for code, case, msg, kw in problems:
+                if instant:
+                    st.event("attack-cancelled", f"attack on {pos.label(target)} cancelled: {msg} [{case}]",
+                             hex=pos.hex_id(target), code=code, rule=case, order=o.index + 1)
+                    return None
+                st.fail(o, code, case, msg, **kw)
+            return None
+        hexes = sorted({u.loc for u in attackers})
+        air_value = 1 if pos.weather == "winter" else 2  # Winter (C)
+        attack = sum(u.ct.attack for u in attackers) + air_value * len(air)
+        mult, why = defense_multiplier(pos, target, hexes, defenders)
+        defense = sum(d.ct.defense for d in defenders) * mult
+        return Plan(o, target, defenders, attackers, supply, air, attack, defense, why)
+
+    def _supply(self, o: Attack, attackers: list[PUnit], bad: Any, instant: bool) -> PUnit | None:
+        """SUPPLY (I), (C), (G); Rasputitsa (A), Winter (B): a supply unit in range of every attacker."""
+        pos = self.pos
+        if not attackers:
+            return None
+        own = sorted((u for u in pos.active_units(self.side) if u.ct.cls == "supply"), key=lambda u: u.id)
+        if o.supply is not None:
+            chosen = pos.units.get(o.supply)
+            if chosen is None or chosen.side != self.side or chosen.ct.cls != "supply" or not chosen.active:
+                bad("ATTACK_BAD_SUPPLY_UNIT", "SUPPLY (I)", f"{o.supply} is not a supply unit of yours on the map",
+                    unit=o.supply)
+                return None
+            own = [chosen]
+        for s in own:
+            area = attack_supply_area(pos, s)
+            if all(u.loc in area for u in attackers):
+                return s
+        rng = "adjacent to or stacked with" if pos.weather == "mud" or (pos.weather == "winter" and self.side == AXIS) \
+            else f"within {3 if self.side == SOVIET else 6} hexes of"
+        case = "Rasputitsa (A)" if pos.weather == "mud" else ("Winter (B)" if pos.weather == "winter" and self.side == AXIS
+                                                             else "COMBAT (I)")
+        bad("ATTACK_NO_ATTACK_SUPPLY", case,
+            f"{'+'.join(u.id for u in attackers)} {'are' if len(attackers) > 1 else 'is'} not {rng} "
+            f"{'supply unit ' + o.supply if o.supply else 'any supply unit'} by an unobstructed line",
+            unit=attackers[0].id, place=attackers[0].loc)
+        return None
+
+    def _air(self, o: Attack, attackers: list[PUnit], target: int, bad: Any, instant: bool) -> list[tuple[PUnit, int]]:
+        pos = self.pos
+        out: list[tuple[PUnit, int]] = []
+        hexes = sorted({u.loc for u in attackers})
+        for a in o.air:
+            lw = pos.units.get(a.unit)
+            if lw is None or lw.side != self.side or lw.ct.cls != "air" or not lw.active:
+                bad("ATTACK_BAD_AIR_UNIT", "LUFTWAFFE", f"{a.unit} is not a Luftwaffe unit of yours on the map", unit=a.unit)
+                continue
+            if lw.id in self.used:
+                bad("ATTACK_AIR_TWICE", "LUFTWAFFE (B)", f"{lw.id} has already assisted an attack this phase", unit=lw.id)
+                continue
+            if not in_general_supply(pos, lw):
+                bad("ATTACK_AIR_NO_SUPPLY", "LUFTWAFFE (A)", f"{lw.id} is out of general supply", unit=lw.id)
+                continue
+            if a.hex is not None:
+                try:
+                    assisted = pos.board.index(pos.board.resolve(a.hex))
+                except Exception:
+                    bad("ORDER_UNKNOWN_PLACE", "LUFTWAFFE", f"no hex {a.hex!r}", unit=lw.id)
+                    continue
+                if assisted not in hexes:
+                    bad("ATTACK_AIR_NOT_ATTACKING_HEX", "LUFTWAFFE", f"{pos.label(assisted)} is not a hex of this attack's units",
+                        unit=lw.id)
+                    continue
+                if pos.board.distance(lw.loc, assisted) > AIR_RANGE:
+                    bad("ATTACK_AIR_OUT_OF_RANGE", "LUFTWAFFE", f"{lw.id} is more than {AIR_RANGE} hexes from {pos.label(assisted)}",
+                        unit=lw.id, place=lw.loc)
+                    continue
+            else:
+                near = [h for h in hexes if pos.board.distance(lw.loc, h) <= AIR_RANGE and h not in self.air_hexes
+                        and h not in {x for _, x in out}]
+                if not near:
+                    bad("ATTACK_AIR_OUT_OF_RANGE", "LUFTWAFFE",
+                        f"{lw.id} at {pos.label(lw.loc)} is not within {AIR_RANGE} hexes of an attacking hex free of other air support",
+                        unit=lw.id, place=lw.loc)
+                    continue
+                assisted = near[0]
+            if assisted in self.air_hexes or assisted in {x for _, x in out}:
+                bad("ATTACK_AIR_HEX_TWICE", "LUFTWAFFE (C)", f"{pos.label(assisted)} already has Luftwaffe support",
+                    unit=lw.id, place=assisted)
+                continue
+            out.append((lw, assisted))
+        return out
+
+    def claim(self, plan: Plan) -> None:
+        self.attacked_hexes.add(plan.target)
+        self.attacked_units.update(d.id for d in plan.defenders)
+        self.used.update(u.id for u in plan.attackers)
+        self.used.update(lw.id for lw, _ in plan.air)
+        self.air_hexes.update(h for _, h in plan.air)
+
+    # --- the phase -----------------------------------------------------------------------
+    def check_all(self, attacks: Sequence[Attack]) -> None:
+        """Validation without dice: each attack checked against the position after movement."""
+        for o in attacks:
+            if o.index in self.step.drop:
+                continue
+            plan = self.plan(o, instant=False)
+            if plan is not None:
+                self.claim(plan)
+
+    def resolve_all(self, attacks: Sequence[Attack], dice: Dice, answers: Mapping[str, Any]) -> None:
+        number = 0
+        for o in attacks:
+            if o.index in self.step.drop:
+                continue
+            plan = self.plan(o, instant=True)
+            if plan is None:
+                continue
+            self.claim(plan)
+            number += 1
+            self.resolve(plan, number, dice, answers)
+        for s in sorted(self.spent_supply.values(), key=lambda u: u.id):  # SUPPLY (F): at the end of the phase
+            if s.active:
+                self.pos.remove(s)
+                self.step.event("supply-expended", f"supply unit {s.id} is used up", unit=s.id)
+
+    def choose_crt(self, plan: Plan, answers: Mapping[str, Any]) -> tuple[Crt, str]:
+        """The defender chooses the CRT (COMBAT general rule): its standing answer, else our default."""
+        crts = self.pos.data.crts
+        wanted = str(answers.get("crt", "auto"))
+        if wanted in crts:
+            return crts[wanted], "defender's standing answer"
+        col = odds_column(plan.attack, plan.defense, next(iter(crts.values())).columns)
+
+        def score(c: Crt) -> tuple[int, int]:
+            row = c.results.get(col, (c.below,) * 6) if col else (c.below,) * 6
+            return (row.count("DE"), -row.count("AE"))
+
+        best = min(sorted(crts), key=lambda k: score(crts[k]))
+        return crts[best], "default: fewest defender eliminations"
+
+    def resolve(self, plan: Plan, number: int, dice: Dice, answers: Mapping[str, Any]) -> None:
+        st, pos = self.step, self.pos
+        crt, why = self.choose_crt(plan, answers)
+        col = crt.column_for(plan.attack, plan.defense)
+        label = f"combat/{pos.turn}/{self.side}/{number}"
+        if col is None:
+            result, roll = crt.below, None
+        else:
+            roll = dice.roll(label, 6, purpose=f"CRT {crt.id} at {odds_text(col)} on {pos.hex_id(plan.target)}")
+            result = crt.results[col][roll - 1]
+        if plan.supply is not None:
+            self.spent_supply[plan.supply.id] = plan.supply
+        terrain = pos.data.terrain_of[plan.target]
+        record = dict(
+            number=number, order=plan.order.index + 1, hex=pos.hex_id(plan.target), hex_label=pos.label(plan.target),
+            attackers=[u.id for u in plan.attackers], defenders=[d.id for d in plan.defenders],
+            air=[lw.id for lw, _ in plan.air], supply=plan.supply.id if plan.supply else None,
+            attack=plan.attack, defense=plan.defense, terrain=terrain, modifiers=plan.modifiers,
+            odds=odds_text(col), crt=crt.id, crt_reason=why, roll=roll, label=label if roll else None, result=result,
+        )
+        consequences = self.apply(plan, result)
+        record["consequences"] = consequences
+        st.event("combat", f"attack {number} on {pos.label(plan.target)}: {plan.attack} to {plan.defense} = "
+                 f"{odds_text(col)}, CRT {crt.id}, roll {roll if roll else '-'}: {result}", **record)
+
+    # --- results -------------------------------------------------------------------------
+    def apply(self, plan: Plan, result: str) -> list[str]:
+        pos = self.pos
+        out: list[str] = []
+        if result == "AE":
+            for u in plan.attackers:  # LUFTWAFFE (D): air units are not affected
+                pos.remove(u)
+                out.append(f"{u.id} eliminated")
+        elif result == "Ar":
+            out += self.retreat(plan.attackers, self.side, plan.order.retreat, plan.target)
+        elif result == "DE":
+            for d in plan.defenders:
+                pos.remove(d)
+                out.append(f"{d.id} eliminated")
+        elif result == "Dr":
+            out += self.retreat(plan.defenders, enemy(self.side), None, plan.target)
+        return out
+
+    def retreat(self, units: list[PUnit], side: str, wish: str | None, source_hex: int) -> list[str]:
+        """Retreat one hex; support units cannot retreat and are destroyed (COMBAT (L)).
+
+        The owner chooses in the printed game; here the attacker may name a hex in its order
+        and otherwise the hex is chosen by a fixed preference (docs/rules/spi-barbarossa.md):
+        within stacking, in general supply, fewest adjacent enemy units, nearest the side's
+        supply edge, lowest hex id. With no legal hex the units are eliminated.
+        """
+        pos = self.pos
+        out: list[str] = []
+        movers = []
+        for u in units:
+            if u.ct.support:
+                pos.remove(u)
+                out.append(f"{u.id} destroyed (support units cannot retreat)")
+            else:
+                movers.append(u)
+        if not movers:
+            return out
+        start = movers[0].loc
+        options = self.retreat_hexes(start, side)
+        dest = None
+        if wish is not None:
+            try:
+                w = pos.board.index(pos.board.resolve(wish))
+            except Exception:
+                w = None
+            if w in options:
+                dest = w
+        if dest is None and options:
+            dest = min(options, key=lambda h: self.retreat_rank(h, side, movers))
+        if dest is None:
+            for u in movers:
+                pos.remove(u)
+                out.append(f"{u.id} eliminated (no hex to retreat into)")
+            return out
+        for u in movers:
+            pos.place(u, dest)
+        changed = pos.pass_through(side, [dest])
+        out.append(f"{'+'.join(u.id for u in movers)} retreat to {pos.label(dest)}")
+        names = {h: n for n, h in pos.data.city_hex.items()}
+        for h in changed:
+            if h in names:
+                self.step.event("control", f"{names[h]} passes to the {side} side", city=names[h], hex=pos.hex_id(h), side=side)
+        return out
+
+    def retreat_hexes(self, start: int, side: str) -> list[int]:
+        """ZOC (F): Axis retreats ignore Soviet ZOCs; Soviet retreats may not enter a vacant Axis-controlled hex."""
+        pos = self.pos
+        blocked = blocks_trace(pos, enemy(side), controlled(pos, enemy(side)))
+        winter = pos.weather == "winter"
+        out = []
+        for h in pos.board.neighbours(start):
+            t = pos.data.terrain_of[h]
+            if t == "sea" or (t == "lake" and not winter):
+                continue
+            if (min(start, h), max(start, h)) in pos.data.strait_pairs:
+                continue
+            if pos.enemy_occupied(h, side) or h in blocked:
+                continue
+            out.append(h)
+        return out
+
+    def retreat_rank(self, h: int, side: str, movers: list[PUnit]) -> tuple:
+        pos = self.pos
+        here = [u for u in pos.at(h) if u.side == side]
+        over = sum(map(stack_points, here + movers)) > stack_limit(pos.data, side)
+        supplied = h in general_supply(pos, side)
+        foes = sum(1 for n in pos.board.neighbours(h) if pos.enemy_occupied(n, side))
+        col = int(pos.hex_id(h)[:2])
+        toward_home = col if side == AXIS else -col
+        return (over, not supplied, foes, toward_home, pos.hex_id(h))

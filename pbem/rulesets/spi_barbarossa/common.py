@@ -1,0 +1,126 @@
+"""Shared pieces of one step's adjudication: the violation collector and unit/place lookups."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Sequence
+
+from ...board.search import reachable
+from ...core.errors import ReferenceError_
+from ...core.events import Event, Violation
+from ...core.orders import Order
+from .data import AXIS, SOVIET, SpiData
+from .position import Position, PUnit
+
+RULESET = "spi-barbarossa"
+
+
+def rule(case: str) -> str:
+    """Rule citations name the ruleset and the rulebook case, e.g. 'spi-barbarossa MOVEMENT (G)'."""
+    return f"{RULESET} {case}"
+
+
+@dataclass
+class Step:
+    """Everything one step's adjudication accumulates: events, violations, the dropped orders."""
+
+    pos: Position
+    side: str
+    phase_label: str
+    drop: frozenset[int] = frozenset()
+    events: list[Event] = field(default_factory=list)
+    violations: list[Violation] = field(default_factory=list)
+
+    def event(self, kind: str, text: str, **data: object) -> None:
+        self.events.append(Event.make(kind, self.phase_label, text, **data))
+
+    def fail(self, order: Order | None, code: str, case: str, message: str, *, unit: str | None = None,
+             place: int | str | None = None, hint: str = "") -> None:
+        if isinstance(place, int):
+            place = self.pos.label(place)
+        self.violations.append(Violation(
+            code=code, rule=rule(case), message=message, order=order.index if order else None,
+            order_text=order.text() if order else "", unit=unit, place=place, hint=hint))
+
+    def own_unit(self, order: Order, uid: str, *, on_map: bool = True) -> PUnit | None:
+        u = self.pos.units.get(uid)
+        if u is None:
+            self.fail(order, "ORDER_UNKNOWN_UNIT", "Orders of battle", f"there is no unit {uid!r} in this game", unit=uid)
+            return None
+        if u.side != self.side:
+            self.fail(order, "ORDER_NOT_YOUR_UNIT", "Sequence of play", f"unit {uid} belongs to the {u.side} side", unit=uid)
+            return None
+        if on_map and not u.active:
+            self.fail(order, "UNIT_NOT_ON_MAP", "Sequence of play", f"unit {uid} is not on the map ({u.status})", unit=uid)
+            return None
+        return u
+
+    def place(self, order: Order, ref: str) -> int | None:
+        try:
+            return self.pos.board.index(self.pos.board.resolve(ref))
+        except ReferenceError_:
+            self.fail(order, "ORDER_UNKNOWN_PLACE", "GAME EQUIPMENT (the game map)",
+                      f"no hex or city {ref!r} on the map", place=str(ref),
+                      hint="hex ids are four digits 'CCRR' (quote them in YAML) or a city name")
+            return None
+
+    def places(self, order: Order, refs: Sequence[str]) -> list[int] | None:
+        out = []
+        for r in refs:
+            h = self.place(order, r)
+            if h is None:
+                return None
+            out.append(h)
+        return out
+
+
+def stack_points(u: PUnit) -> int:
+    """STACKING: Axis armies count three corps; support units do not count (B); Soviet units one each."""
+    if u.ct.support:
+        return 0
+    if u.side == AXIS:
+        return 3 if u.ct.size == "army" else 1
+    return 1
+
+
+def stack_limit(data: SpiData, side: str) -> int:
+    """STACKING general rule: three corps (one army) for the Axis, two units for the Soviets (Barbarossa Game)."""
+    return int(data.settings.get("stacking", {}).get(side, 3 if side == AXIS else 2))
+
+
+@lru_cache(maxsize=8)
+def _finnish_distance(digest: str, data: SpiData) -> dict[int, int]:
+    fin = [i for i, c in enumerate(data.country) if c == "finland"]
+    return reachable(data.board, fin, lambda h: True)
+
+
+def finnish_distance(data: SpiData) -> dict[int, int]:
+    """Hex distance from Finland's 1941 territory, for MOVEMENT (K)."""
+    return _finnish_distance(data.scenario.digest, data)
+
+
+def defense_multiplier(pos: Position, target: int, attacker_hexes: Sequence[int], defenders: Sequence[PUnit]) -> tuple[int, list[str]]:
+    """Terrain (TEC; OVERRUN (F)) and COMBAT (J) doubling of a defending hex, with the reasons.
+
+    Terrain doubles once at most (rough, or every attacker across a river); Finns in Finland double again.
+    """
+    data = pos.data
+    winter = pos.weather == "winter"
+    terrain = data.terrain_of[target]
+    t = data.terrain[terrain]
+    if winter and t.frozen_as:
+        t = data.terrain[t.frozen_as]
+    mult, why = 1, []
+    if t.defense > 1:
+        mult, why = t.defense, [f"{terrain} x{t.defense}"]
+    if not winter and attacker_hexes and all((min(a, target), max(a, target)) in data.river_pairs for a in attacker_hexes):
+        if data.river_defense > mult:
+            mult, why = data.river_defense, [f"river x{data.river_defense}"]
+    if defenders and all(d.ct.nation == "finnish" for d in defenders) and data.country[target] == "finland":
+        mult *= 2
+        why.append("Finns in Finland x2")
+    return mult, why
+
+
+def side_name(side: str) -> str:
+    return {AXIS: "German-Allied", SOVIET: "Soviet"}.get(side, side)

@@ -1,0 +1,185 @@
+"""The numbers of SPI Barbarossa, loaded from scenario data files (logic is code, numbers are data)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, Mapping
+
+from ...board.hexgrid import HexGrid
+from ...core.errors import ReferenceError_, SchemaError
+from ...core.scenario import Scenario
+
+AXIS, SOVIET = "axis", "soviet"
+SIDES = (AXIS, SOVIET)
+MOTORIZED = frozenset({"armor", "armored-infantry"})
+SUPPORT = frozenset({"supply", "air"})
+
+
+def enemy(side: str) -> str:
+    return SOVIET if side == AXIS else AXIS
+
+
+@dataclass(frozen=True)
+class CounterType:
+    key: str
+    name: str
+    side: str
+    nation: str
+    cls: str  # armor | armored-infantry | infantry | shock-infantry | supply | air
+    size: str  # army | corps | support
+    attack: int
+    defense: int
+    move: int
+
+    @property
+    def motorized(self) -> bool:
+        return self.cls in MOTORIZED
+
+    @property
+    def support(self) -> bool:
+        return self.cls in SUPPORT
+
+    @property
+    def infantry(self) -> bool:
+        return self.cls in ("infantry", "shock-infantry")
+
+    @property
+    def label(self) -> str:
+        return f"{self.attack}-{self.defense}-{self.move}"
+
+
+@dataclass(frozen=True)
+class Crt:
+    """One combat results table: odds columns (attacker:defender) and a result per die face."""
+
+    id: str
+    name: str
+    columns: tuple[tuple[int, int], ...]
+    results: Mapping[tuple[int, int], tuple[str, ...]]  # column -> results for faces 1..6
+    below: str  # result when odds are worse than the first column
+    source: Mapping[str, Any]
+
+    def column_for(self, attack: int, defense: int) -> tuple[int, int] | None:
+        """Odds rounded in favour of the defender (COMBAT (G)); None when below the table."""
+        return odds_column(attack, defense, self.columns)
+
+
+def odds_column(attack: int, defense: int, columns: tuple[tuple[int, int], ...]) -> tuple[int, int] | None:
+    """The highest column whose ratio does not exceed attack:defense (COMBAT (G), rounding for the defender)."""
+    if defense <= 0:
+        return columns[-1]
+    ratio = Fraction(attack, defense)
+    best = None
+    for col in columns:
+        if Fraction(col[0], col[1]) <= ratio:
+            best = col
+    return best
+
+
+def odds_text(col: tuple[int, int] | None) -> str:
+    return "below table" if col is None else f"{col[0]}-{col[1]}"
+
+
+@dataclass(frozen=True)
+class Terrain:
+    name: str
+    cost: int | None  # None: impassable
+    motorized_cost: int | None
+    defense: int  # multiplier
+    frozen_as: str | None = None
+
+
+@dataclass(frozen=True, eq=False)  # hashed by identity: one object per loaded digest
+class SpiData:
+    scenario: Scenario
+    board: HexGrid
+    map_doc: Mapping[str, Any]
+    counters: Mapping[str, CounterType]
+    terrain: Mapping[str, Terrain]
+    river_cost: int
+    river_defense: int
+    crts: Mapping[str, Crt]
+    weather: Mapping[int, str]  # month number -> clear | mud | winter
+    oob: Mapping[str, Any]
+    settings: Mapping[str, Any]
+    city_vp: Mapping[str, int]
+    city_hex: Mapping[str, int]
+    country: tuple[str | None, ...]
+    terrain_of: tuple[str, ...]
+    edges: Mapping[str, tuple[int, ...]]
+    strait_pairs: frozenset[tuple[int, int]]
+    river_pairs: frozenset[tuple[int, int]]
+
+    def counter(self, key: str) -> CounterType:
+        try:
+            return self.counters[key]
+        except KeyError:
+            raise ReferenceError_(f"unknown counter type {key!r}") from None
+
+    def weather_for(self, date: str) -> str:
+        return self.weather.get(int(date[5:7]), "clear")
+
+
+def _source(doc: Mapping[str, Any], where: str) -> Mapping[str, Any]:
+    src = doc.get("source")
+    if not src:
+        raise SchemaError("table has no source", where=where)
+    return src
+
+
+def _crts(doc: Mapping[str, Any], where: str) -> dict[str, Crt]:
+    out = {}
+    for cid, t in doc["tables"].items():
+        columns = tuple(tuple(int(x) for x in c.split("-")) for c in t["columns"])
+        results = {}
+        for c, col in zip(t["columns"], columns):
+            row = tuple(t["results"][c])
+            if len(row) != 6:
+                raise SchemaError(f"CRT {cid} column {c} needs 6 results", where=where)
+            results[col] = row
+        out[cid] = Crt(cid, t["name"], columns, results, t.get("below", "AE"), _source(doc, where))
+    return out
+
+
+def _terrain(doc: Mapping[str, Any]) -> dict[str, Terrain]:
+    return {name: Terrain(name, t.get("cost"), t.get("motorized_cost", t.get("cost")), t.get("defense", 1),
+                          t.get("frozen_as")) for name, t in doc["terrain"].items()}
+
+
+@lru_cache(maxsize=8)
+def _load(scenario_digest: str, scenario: Scenario) -> SpiData:
+    map_doc = scenario.load("map", "map")
+    board = HexGrid.from_map(map_doc)
+    counters_doc = scenario.load("counters", "table")
+    counters = {k: CounterType(k, v["name"], v["side"], v["nation"], v["class"], v["size"], v["attack"], v["defense"],
+                               v["move"]) for k, v in counters_doc["types"].items()}
+    tec = scenario.load("terrain", "table")
+    crt_doc = scenario.load("crt", "table")
+    weather_doc = scenario.load("weather", "table")
+    oob = scenario.load("oob", "table")
+    weather = {int(m): w for m, w in weather_doc["months"].items()}
+    idx = board.index
+    cities = map_doc.get("cities") or {}
+    country = tuple(board.place_data(i).get("country") for i in range(len(board)))
+    terrain_of = tuple(board.place_data(i).get("terrain", "clear") for i in range(len(board)))
+    straits, rivers = set(), set()
+    for (a, b), feats in board.links().items():
+        if "strait" in feats:
+            straits.add((a, b))
+        if "river" in feats:
+            rivers.add((a, b))
+    return SpiData(
+        scenario=scenario, board=board, map_doc=map_doc, counters=counters, terrain=_terrain(tec),
+        river_cost=tec["hexsides"]["river"]["cost"], river_defense=tec["hexsides"]["river"]["defense"],
+        crts=_crts(crt_doc, str(scenario.file("crt"))), weather=weather, oob=oob,
+        settings=scenario.doc.get("settings", {}),
+        city_vp={n: c.get("vp", 0) for n, c in cities.items()}, city_hex={n: idx(c["hex"]) for n, c in cities.items()},
+        country=country, terrain_of=terrain_of,
+        edges={k: tuple(sorted(idx(h) for h in v)) for k, v in (map_doc.get("edges") or {}).items()},
+        strait_pairs=frozenset(straits), river_pairs=frozenset(rivers),
+    )
+
+
+def load(scenario: Scenario) -> SpiData:
+    return _load(scenario.digest, scenario)

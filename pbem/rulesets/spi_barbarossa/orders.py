@@ -1,0 +1,135 @@
+"""Typed orders of SPI Barbarossa, parsed from the `orders:` list of an orders file.
+
+Shapes are checked by schemas/spi-barbarossa-order.schema.json first; here each item
+becomes a value type whose `text()` is what reports and violations quote.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from ...core.errors import SchemaError
+from ...core.frozen import thaw
+from ...core.loading import validate
+from ...core.orders import Order
+
+
+def _as_list(v: Any) -> tuple[str, ...]:
+    return tuple(str(x) for x in (v if isinstance(v, (list, tuple)) else [v]))
+
+
+@dataclass(frozen=True)
+class Move(Order):
+    """MOVEMENT: a unit, or a stack moving together (case C), along a path of hexes."""
+
+    units: tuple[str, ...]
+    path: tuple[str, ...]
+
+    def text(self) -> str:
+        return f"move {'+'.join(self.units)} to {'-'.join(self.path)}"
+
+
+@dataclass(frozen=True)
+class Rail(Order):
+    """MOVEMENT (M), (O): rail movement at the start of a movement phase."""
+
+    units: tuple[str, ...]
+    path: tuple[str, ...]
+
+    def text(self) -> str:
+        return f"rail {'+'.join(self.units)} to {'-'.join(self.path)}"
+
+
+@dataclass(frozen=True)
+class Overrun(Order):
+    """OVERRUN: motorized units moving onto an enemy hex at 9-1 or better."""
+
+    target: str
+    paths: tuple[tuple[str, tuple[str, ...]], ...]
+
+    @property
+    def units(self) -> tuple[str, ...]:
+        return tuple(u for u, _ in self.paths)
+
+    def text(self) -> str:
+        return f"overrun {self.target} with {'+'.join(self.units)}"
+
+
+@dataclass(frozen=True)
+class AirSupport:
+    unit: str
+    hex: str | None  # the attacking hex it assists; None: the only one in range
+
+
+@dataclass(frozen=True)
+class Attack(Order):
+    """COMBAT: units adjacent to an enemy hex attack it, with a supply unit and optional Luftwaffe."""
+
+    target: str
+    units: tuple[str, ...]
+    supply: str | None
+    air: tuple[AirSupport, ...]
+    retreat: str | None  # where the attackers retreat on Ar, if they choose
+
+    def text(self) -> str:
+        extra = f" + air {'+'.join(a.unit for a in self.air)}" if self.air else ""
+        return f"attack {self.target} with {'+'.join(self.units)}{extra}"
+
+
+@dataclass(frozen=True)
+class Enter(Order):
+    """A reinforcement enters the map at the start of its side's first movement phase."""
+
+    unit: str
+    at: str
+
+    def text(self) -> str:
+        return f"enter {self.unit} at {self.at}"
+
+
+@dataclass(frozen=True)
+class Place(Order):
+    """Initial Deployment: put a unit on the map."""
+
+    unit: str
+    at: str
+
+    def text(self) -> str:
+        return f"place {self.unit} at {self.at}"
+
+
+def parse(items: Sequence[Mapping[str, Any]], where: str) -> list[Order]:
+    """Schema-check every order item, then build typed orders (exit 2 on a malformed item)."""
+    out: list[Order] = []
+    for i, raw in enumerate(items):
+        item = thaw(raw)
+        try:
+            validate(item, "spi-barbarossa-order", where)
+        except SchemaError as exc:
+            exc.problems = [p.replace("$", f"$.orders[{i}]", 1) for p in exc.problems]
+            raise
+        out.append(_build(i, item))
+    return out
+
+
+def _build(i: int, d: dict) -> Order:
+    if "move" in d:
+        return Move(i, _as_list(d["move"]), _as_list(d["path"]))
+    if "rail" in d:
+        return Rail(i, _as_list(d["rail"]), _as_list(d["path"]))
+    if "overrun" in d:
+        if "paths" in d:
+            paths = tuple((str(u), _as_list(p)) for u, p in d["paths"].items())
+        else:
+            paths = tuple((str(u), _as_list(d["path"])) for u in _as_list(d["with"]))
+        return Overrun(i, str(d["overrun"]), paths)
+    if "attack" in d:
+        air = []
+        for a in d.get("air") or []:
+            air.append(AirSupport(str(a["unit"]), str(a["hex"]) if a.get("hex") is not None else None)
+                       if isinstance(a, dict) else AirSupport(str(a), None))
+        return Attack(i, str(d["attack"]), _as_list(d["with"]), d.get("supply"), tuple(air),
+                      str(d["retreat"]) if d.get("retreat") is not None else None)
+    if "enter" in d:
+        return Enter(i, str(d["enter"]), str(d["at"]))
+    return Place(i, str(d["place"]), str(d["at"]))

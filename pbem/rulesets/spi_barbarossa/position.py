@@ -1,0 +1,169 @@
+"""A mutable working copy of the board used while one step is adjudicated.
+
+The GameState stays immutable; rules mutate a Position and turn it back into a
+state at the end. Hexes are integer indexes here (see board.topology).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from ...core.frozen import freeze, thaw
+from ...core.state import GameState, Unit
+from .data import AXIS, SOVIET, CounterType, SpiData, enemy
+
+AXIS_COUNTRIES = frozenset({"germany", "poland", "rumania", "finland", "hungary", "slovakia"})
+
+
+def home_side(country: str | None) -> str | None:
+    """Which side's territory a hex starts as, for rail movement and city control."""
+    if country == "ussr":
+        return SOVIET
+    if country in AXIS_COUNTRIES:
+        return AXIS
+    return None
+
+
+@dataclass
+class PUnit:
+    id: str
+    side: str
+    ct: CounterType
+    loc: int | None
+    status: str
+    flags: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def active(self) -> bool:
+        return self.status == "active" and self.loc is not None
+
+
+class Position:
+    """Units by id and by hex, and who last passed through each hex."""
+
+    def __init__(self, data: SpiData, state: GameState) -> None:
+        self.data = data
+        self.board = data.board
+        self.date = state.date
+        self.turn = state.turn
+        self.weather = data.weather_for(state.date)
+        self.units: dict[str, PUnit] = {}
+        self.occ: dict[int, list[str]] = {}
+        for u in state.units:
+            loc = self.board.index(u.location) if u.location is not None else None
+            pu = PUnit(u.id, u.side, data.counter(u.type), loc, u.status, thaw(u.flags))
+            self.units[u.id] = pu
+            if pu.active:
+                self.occ.setdefault(loc, []).append(u.id)
+        self.extras: dict[str, Any] = thaw(state.extras)
+        self.passed: list[str | None] = [home_side(c) for c in data.country]
+        for h, side in self.extras.get("passed", {}).items():
+            self.passed[self.board.index(h)] = side
+        self.vacated: set[int] = set()  # hexes of overrun units, treated as vacant (OVERRUN procedure)
+        self.version = 0  # bumped on every change; caches compare it
+        self._memo: dict = {}
+
+    @property
+    def memo(self) -> dict:
+        """Memo of supply areas and ZOCs, keyed by `signature`; bounded so it cannot grow."""
+        if len(self._memo) > 64:
+            self._memo.clear()
+        return self._memo
+
+    def signature(self, side: str, own: bool = True) -> tuple:
+        """Everything a supply trace or ZOC of `side` depends on: occupied hexes, supply units,
+        overrun hexes and weather. Cheap to build; lets caches survive unrelated changes."""
+        mine, foe, sup = [], [], []
+        for h in sorted(self.occ):
+            ids = self.occ[h]
+            u0 = self.units[ids[0]]
+            if u0.side == side:
+                mine.append(h)
+                if any(self.units[u].ct.cls == "supply" for u in ids):
+                    sup.append(h)
+            elif h not in self.vacated:
+                foe.append(h)
+        return (side, self.weather, tuple(sorted(self.vacated)), tuple(foe), tuple(sup), tuple(mine) if own else ())
+
+    # --- queries -------------------------------------------------------------------
+    def at(self, hex_: int) -> list[PUnit]:
+        return [self.units[u] for u in self.occ.get(hex_, ())]
+
+    def side_at(self, hex_: int) -> str | None:
+        ids = self.occ.get(hex_)
+        return self.units[ids[0]].side if ids else None
+
+    def enemy_occupied(self, hex_: int, side: str) -> bool:
+        """Occupied by the enemy, unless the enemy there is being overrun (treated as vacant)."""
+        return self.side_at(hex_) == enemy(side) and hex_ not in self.vacated
+
+    def active_units(self, side: str | None = None) -> list[PUnit]:
+        return [u for u in self.units.values() if u.active and (side is None or u.side == side)]
+
+    def label(self, hex_: int) -> str:
+        return self.board.label(self.board.ids[hex_])
+
+    def hex_id(self, hex_: int) -> str:
+        return self.board.ids[hex_]
+
+    # --- changes -------------------------------------------------------------------
+    def place(self, unit: PUnit, hex_: int) -> None:
+        if unit.active:
+            self.occ[unit.loc].remove(unit.id)
+            if not self.occ[unit.loc]:
+                del self.occ[unit.loc]
+        unit.loc = hex_
+        unit.status = "active"
+        self.occ.setdefault(hex_, []).append(unit.id)
+        self.occ[hex_].sort()
+        self.version += 1
+
+    def remove(self, unit: PUnit, status: str = "eliminated") -> None:
+        if unit.active:
+            self.occ[unit.loc].remove(unit.id)
+            if not self.occ[unit.loc]:
+                del self.occ[unit.loc]
+        unit.loc = None
+        unit.status = status
+        self.version += 1
+
+    def vacate(self, hex_: int) -> None:
+        """Overrun units are ignored until the end of the phase (OVERRUN procedure)."""
+        self.vacated.add(hex_)
+        self.version += 1
+
+    def pass_through(self, side: str, hexes: Iterable[int]) -> list[int]:
+        """Record that a unit of `side` passed these hexes (rail limits, city control); return changed cities."""
+        changed = []
+        for h in hexes:
+            if self.passed[h] != side:
+                self.passed[h] = side
+                changed.append(h)
+
+        return changed
+
+    # --- back to an immutable state --------------------------------------------------
+    def units_tuple(self) -> tuple[Unit, ...]:
+        out = []
+        for uid in sorted(self.units):
+            u = self.units[uid]
+            loc = self.board.ids[u.loc] if u.loc is not None else None
+            out.append(Unit(u.id, u.side, u.ct.key, loc, u.status, freeze(u.flags)))
+        return tuple(out)
+
+    def passed_extras(self) -> dict[str, str]:
+        """Only hexes whose last passer differs from the starting owner are stored."""
+        out = {}
+        for i, side in enumerate(self.passed):
+            if side is not None and side != home_side(self.data.country[i]):
+                out[self.board.ids[i]] = side
+        return out
+
+    def control(self) -> dict[str, str]:
+        """Control of Cities: the last side to pass a unit through each city."""
+        out = {}
+        for name in sorted(self.data.city_hex):
+            side = self.passed[self.data.city_hex[name]]
+            if side is not None:
+                out[name] = side
+        return out

@@ -1,0 +1,278 @@
+"""SPI Barbarossa (1971), the Barbarossa Game: the step sequence and the Ruleset the core calls.
+
+A Player-Turn (Sequence of Play) is two steps by email: first movement and combat, then
+the second movement phase, so the player sees the combat results before moving again.
+Setup is the first two steps (Soviet, then Axis).
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from ...core.dice import Dice
+from ...core.errors import ReferenceError_
+from ...core.events import Event, Violation
+from ...core.frozen import freeze
+from ...core.orders import OrdersFile
+from ...core.ruleset import Ruleset
+from ...core.scenario import Scenario
+from ...core.state import Awaiting, DiceState, GameState, ScenarioRef, Unit
+from . import data as spidata
+from .combat import CombatPhase
+from .common import Step, side_name
+from .data import AXIS, SIDES, SOVIET, odds_column, odds_text
+from .movement import MovementPhase, allowance
+from .orders import Attack, Place, parse
+from .position import Position
+from .setup import run_setup
+from .supply import general_supply, in_general_supply
+from .victory import victory
+
+SETUP, FIRST, SECOND, OVER = "setup", "movement-combat", "second-movement", "over"
+PHASE_TEXT = {SETUP: "initial deployment", FIRST: "first movement phase and combat phase",
+              SECOND: "second movement phase", OVER: "game over"}
+
+
+def next_month(date: str) -> str:
+    y, m = int(date[:4]), int(date[5:7])
+    return f"{y + (m == 12)}-{(m % 12) + 1:02d}"
+
+
+class SpiBarbarossa(Ruleset):
+    id = "spi-barbarossa"
+    name = "SPI Barbarossa (2nd ed. 1971)"
+    sides = SIDES
+
+    # --- a new game ------------------------------------------------------------------------
+    def new_game(self, scenario: Scenario, *, game_id: str, dice: DiceState, options: Sequence[str],
+                 setup: str | None) -> GameState:
+        d = spidata.load(scenario)
+        known = scenario.doc.get("options", {})
+        for opt in options:
+            if opt not in known or not known[opt].get("implemented", False):
+                raise ReferenceError_(f"unknown or unimplemented option {opt!r}; available: "
+                                      + ", ".join(k for k, v in sorted(known.items()) if v.get("implemented")))
+        units = []
+        for u in d.oob["units"]:
+            if u.get("option") and u["option"] not in options:
+                continue
+            flags = {"setup": True} if u.get("start") else {"arrives": u["arrives"]}
+            units.append(Unit(u["id"], d.counter(u["type"]).side, u["type"], None, "pending", freeze(flags)))
+        first = scenario.doc["turns"]["first"]
+        state = GameState(
+            game=game_id, ruleset=self.id, scenario=ScenarioRef(scenario.ref, scenario.digest,
+                                                                 None if scenario.builtin else str(scenario.path)),
+            options=tuple(sorted(options)), step=0, turn=1, date=first, phase=SETUP,
+            awaiting=Awaiting(SOVIET, "setup", PHASE_TEXT[SETUP]), units=tuple(sorted(units, key=lambda x: x.id)),
+            dice=dice, extras=freeze({"weather": d.weather_for(first), "last_turn": scenario.doc["turns"]["last"]}),
+        )
+        if setup is None:
+            return state
+        if setup != "historical":
+            raise ReferenceError_(f"unknown setup {setup!r}; the only built-in one is 'historical'")
+        events: list[Event] = []
+        for side in (SOVIET, AXIS):
+            items = self.historical_setup(scenario, side)
+            ofile = OrdersFile(game_id, side, state.step, "", tuple(freeze(i) for i in items))
+            pos, step, _ = self._run(state, ofile, None, frozenset())
+            if step.violations:
+                from ...core.errors import OrdersRejected
+                raise OrdersRejected(step.violations, where=f"historical setup of {side}")
+            state = self._next_state(state, pos, step)
+            events += step.events
+        return state.evolve(log=freeze({"events": [e.to_dict() for e in events], "rolls": []}))
+
+    def historical_setup(self, scenario: Scenario, side: str) -> list[dict]:
+        doc = scenario.load("setup", "table")
+        return [{"place": uid, "at": at} for uid, at in doc["sides"][side].items()]
+
+    # --- validation and resolution -----------------------------------------------------------
+    def validate(self, state: GameState, orders: Sequence[OrdersFile]) -> list[Violation]:
+        _, step, _ = self._run(state, orders[0], None, frozenset())
+        return step.violations
+
+    def resolve(self, state: GameState, orders: Sequence[OrdersFile], dice: Dice,
+                drop: frozenset[tuple[str, int]]) -> tuple[GameState, list[Event]]:
+        ofile = orders[0]
+        pos, step, _ = self._run(state, ofile, dice, frozenset(i for s, i in drop if s == ofile.side))
+        nxt = self._next_state(state, pos, step)
+        return nxt, step.events
+
+    def _run(self, state: GameState, ofile: OrdersFile, dice: Dice | None, drop: frozenset[int]):
+        """Play one step on a working position. Without dice, only checks (no combat results)."""
+        d = spidata.load(self._scenario(state))
+        pos = Position(d, state)
+        side = state.awaiting.side
+        label = f"{state.date} {side_name(side)} {PHASE_TEXT[state.phase]}"
+        step = Step(pos, side, label, drop)
+        items = parse(ofile.orders, ofile.source)
+        if state.phase == SETUP:
+            places = [o for o in items if isinstance(o, Place)]
+            for o in items:
+                if not isinstance(o, Place):
+                    step.fail(o, "ORDER_WRONG_PHASE", "Initial Deployment", "only place orders are given at setup")
+            run_setup(step, places, state.options)
+            return pos, step, None
+        for o in items:
+            if isinstance(o, Place):
+                step.fail(o, "ORDER_WRONG_PHASE", "Sequence of play", "place orders are only for the initial deployment")
+        if state.phase == FIRST:
+            start_unsupplied = sorted(u.id for u in pos.active_units(side) if not in_general_supply(pos, u))
+            pos.extras["unsupplied_at_start"] = start_unsupplied
+            moves = [o for o in items if not isinstance(o, (Attack, Place))]
+            step.phase_label = f"{state.date} {side_name(side)} first movement phase"
+            MovementPhase(step, 1).run(moves)
+            step.phase_label = f"{state.date} {side_name(side)} combat phase"
+            combat = CombatPhase(step)
+            attacks = [o for o in items if isinstance(o, Attack)]
+            if dice is None:
+                combat.check_all(attacks)
+            else:
+                answers = state.answers.get(spidata.enemy(side), {})
+                combat.resolve_all(attacks, dice, answers)
+        else:
+            for o in items:
+                if isinstance(o, Attack):
+                    step.fail(o, "ATTACK_WRONG_PHASE", "Sequence of play",
+                              "there is no combat phase after the second movement phase")
+            step.phase_label = f"{state.date} {side_name(side)} second movement phase"
+            MovementPhase(step, 2).run([o for o in items if not isinstance(o, (Attack, Place))])
+            if dice is not None:
+                self._isolation(step)
+        return pos, step, None
+
+    def _isolation(self, step: Step) -> None:
+        """SUPPLY (A): a unit out of general supply at the start and at the end of its Player-Turn is eliminated."""
+        pos = step.pos
+        before = set(pos.extras.get("unsupplied_at_start", []))
+        for uid in sorted(before):
+            u = pos.units[uid]
+            if u.active and not in_general_supply(pos, u):
+                pos.remove(u)
+                step.event("eliminated", f"{uid} eliminated: out of general supply for a whole Player-Turn",
+                           units=[uid], hex=None, cause="isolation")
+        pos.extras.pop("unsupplied_at_start", None)
+
+    def _next_state(self, state: GameState, pos: Position, step: Step) -> GameState:
+        """Advance the sequence of play: setup -> Axis turn (two steps) -> Soviet turn (two steps) -> next month."""
+        side, phase, turn, date = state.awaiting.side, state.phase, state.turn, state.date
+        extras = {k: v for k, v in pos.extras.items() if not k.startswith("_")}
+        result = None
+        if phase == SETUP:
+            nside, nphase = (AXIS, SETUP) if side == SOVIET else (AXIS, FIRST)
+        elif phase == FIRST:
+            nside, nphase = side, SECOND
+        elif side == AXIS:
+            nside, nphase = SOVIET, FIRST
+        elif date >= extras.get("last_turn", date):
+            nside, nphase = None, OVER
+            result = victory(pos, pos.data.settings["victory"])
+            step.event("victory", f"end of the game: the Axis holds {result['axis_points']} victory points: "
+                       f"{result['level']}", **result)
+        else:
+            nside, nphase, turn, date = AXIS, FIRST, turn + 1, next_month(date)
+            self._arrivals(pos, step, date)
+            extras["weather"] = pos.data.weather_for(date)
+            step.event("turn", f"game-turn {turn}: {date}, weather {extras['weather']}", turn=turn, date=date,
+                       weather=extras["weather"])
+        extras["passed"] = pos.passed_extras()
+        awaiting = Awaiting(nside, "none" if nphase == OVER else ("setup" if nphase == SETUP else "orders"),
+                            PHASE_TEXT[nphase])
+        return state.evolve(turn=turn, date=date, phase=nphase, awaiting=awaiting, units=pos.units_tuple(),
+                            control=freeze(pos.control()), extras=freeze(extras),
+                            result=freeze(result) if result else None)
+
+    def _arrivals(self, pos: Position, step: Step, date: str) -> None:
+        """Returns of used-up supply units and Soviet replacements, from the order of battle's schedule."""
+        for entry in pos.data.oob.get("returns", []):
+            if entry["date"] != date:
+                continue
+            pool = sorted(u.id for u in pos.units.values() if u.ct.key == entry["type"] and u.status == "eliminated")
+            for uid in pool[: entry["count"]]:
+                u = pos.units[uid]
+                u.status = "pending"
+                u.flags["arrives"] = date
+                step.event("returns", f"{uid} returns as a replacement, due {date}", unit=uid)
+
+    def _scenario(self, state: GameState) -> Scenario:
+        from ...core.game import scenario_of
+
+        return scenario_of(state)
+
+    # --- views -----------------------------------------------------------------------------
+    def template(self, state: GameState, side: str) -> dict:
+        scen = self._scenario(state)
+        if state.phase == SETUP:
+            return {"orders": self.historical_setup(scen, side)}
+        return {"orders": []}
+
+    def template_notes(self, state: GameState, side: str) -> list[str]:
+        """Comment lines for an orders template: the side's units, what they may do, order syntax."""
+        d = spidata.load(self._scenario(state))
+        pos = Position(d, state)
+        lines = [f"{self.name}: {side_name(side)} orders for {state.date}, {PHASE_TEXT[state.phase]}",
+                 f"weather: {pos.weather}"]
+        if state.phase == SETUP:
+            lines.append("the historical deployment is filled in below; change any `at:` (hex id or city name)")
+            return lines
+        lines += ["order forms (hex ids 'CCRR' quoted, or city names):",
+                  "  - {move: UNIT or [UNIT, UNIT], path: ['0000', ...]}      every hex entered, in order",
+                  "  - {rail: UNIT, path: [...]}                           at the start of the phase, up to 12 hexes",
+                  "  - {overrun: HEX, with: [UNIT, ...], path: [..., HEX]}  motorized, 9-1 or better",
+                  "  - {enter: UNIT, at: HEX}                              reinforcements, first movement phase"]
+        if state.phase == FIRST:
+            lines.append("  - {attack: HEX, with: [UNIT, ...], supply: SUPPLYUNIT, air: [LUFTWAFFE], retreat: HEX}")
+        lines.append("your units (id, type, hex, allowance, supply):")
+        for u in sorted(pos.active_units(side), key=lambda u: u.id):
+            sup = "in supply" if in_general_supply(pos, u) else "OUT OF SUPPLY"
+            lines.append(f"  {u.id:<12} {u.ct.label:<7} {pos.label(u.loc):<22} MA {allowance_for(pos, u)}  {sup}")
+        due = [u for u in pos.units.values() if u.side == side and u.status == "pending" and u.flags.get("arrives", "9") <= state.date]
+        if due and state.phase == FIRST:
+            lines.append("reinforcements you may enter now: " + ", ".join(sorted(u.id for u in due)))
+        return lines
+
+    def summary(self, state: GameState, side: str | None) -> dict:
+        d = spidata.load(self._scenario(state))
+        pos = Position(d, state)
+        counts = {}
+        for s in SIDES:
+            on_map = pos.active_units(s)
+            counts[s] = {"on_map": len(on_map), "eliminated": sum(1 for u in pos.units.values() if u.side == s and u.status == "eliminated"),
+                         "attack": sum(u.ct.attack for u in on_map), "defense": sum(u.ct.defense for u in on_map)}
+        axis_vp = sum(v for n, v in d.city_vp.items() if v and d.country[d.city_hex[n]] == "ussr" and pos.passed[d.city_hex[n]] == AXIS)
+        return {"game": state.game, "ruleset": self.id, "scenario": state.scenario.id, "step": state.step,
+                "turn": state.turn, "date": state.date, "weather": pos.weather, "phase": PHASE_TEXT[state.phase],
+                "awaiting": state.awaiting.to_dict(), "forces": counts, "axis_city_points": axis_vp,
+                "control": dict(state.control), "result": dict(state.result) if state.result else None}
+
+    # --- odds ------------------------------------------------------------------------------
+    def odds(self, scenario: Scenario, attack: int, defense: int, modifiers: Mapping[str, Any]) -> dict:
+        """The odds column and the exact chance of each result on each CRT (each face is 1/6)."""
+        from fractions import Fraction
+
+        d = spidata.load(scenario)
+        mult = 1
+        if modifiers.get("double"):
+            mult *= 2
+        if modifiers.get("finns_in_finland"):
+            mult *= 2
+        air = int(modifiers.get("air", 0)) * (1 if modifiers.get("winter") else 2)
+        att, dfn = attack + air, defense * mult
+        out = {"attack": att, "defense": dfn, "tables": {}}
+        for cid in sorted(d.crts):
+            crt = d.crts[cid]
+            col = crt.column_for(att, dfn)
+            row = crt.results[col] if col else (crt.below,) * 6
+            dist: dict[str, Fraction] = {}
+            for r in row:
+                dist[r] = dist.get(r, Fraction(0)) + Fraction(1, 6)
+            out["tables"][cid] = {"name": crt.name, "column": odds_text(col),
+                                  "results": {k: str(v) for k, v in sorted(dist.items())},
+                                  "percent": {k: round(float(v) * 100, 1) for k, v in sorted(dist.items())}}
+        out["overrun_possible"] = att >= 9 * dfn
+        return out
+
+
+def allowance_for(pos: Position, u) -> int:
+    from .common import Step as _S
+
+    return allowance(_S(pos, u.side, ""), u)

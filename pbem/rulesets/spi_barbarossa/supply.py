@@ -1,0 +1,76 @@
+"""SUPPLY (A)-(J): general supply (one search per side) and attack supply (per supply unit)."""
+from __future__ import annotations
+
+from ...board.search import reachable
+from .data import AXIS, SOVIET, enemy
+from .position import Position, PUnit
+from .zoc import blocks_trace, controlled
+
+ATTACK_RANGE = {SOVIET: 3, AXIS: 6}  # SUPPLY procedure and (G)
+
+
+def _passable(pos: Position, side: str):
+    """A hex a supply line may enter: land (or a frozen lake, SUPPLY (E)), no enemy unit, no blocking ZOC."""
+    terrain = pos.data.terrain_of
+    frozen = pos.weather == "winter"
+    blocked = blocks_trace(pos, enemy(side), controlled(pos, enemy(side)))
+    foe = enemy(side)
+
+    def ok(h: int) -> bool:
+        t = terrain[h]
+        if t == "sea" or (t == "lake" and not frozen):
+            return False
+        if h in blocked:
+            return False
+        return not (pos.side_at(h) == foe and h not in pos.vacated)
+
+    return ok
+
+
+def _supply_units(pos: Position, side: str) -> list[int]:
+    return sorted({u.loc for u in pos.active_units(side) if u.ct.cls == "supply"})
+
+
+def general_supply(pos: Position, side: str, finnish: bool = False) -> frozenset[int]:
+    """Hexes in general supply: traced from the side's map edge (Finns: Helsinki) or a supply unit.
+
+    SUPPLY procedure: Soviets trace off the east edge, Germans and non-Finnish allies off the
+    west edge, Finns to Helsinki; every side also to a supply unit; lines may cross frozen lakes
+    and the Kerch Straits (E). Cached per position version.
+    """
+    key = ("gs", finnish) + pos.signature(side, own=side == SOVIET)
+    cache = pos.memo
+    if key in cache:
+        return cache[key]
+    ok = _passable(pos, side)
+    if finnish:
+        helsinki = pos.data.city_hex.get("Helsinki")
+        edge = [helsinki] if helsinki is not None else []
+    else:
+        edge = list(pos.data.edges.get("west" if side == AXIS else "east", ()))
+    sources = [h for h in edge if ok(h)] + _supply_units(pos, side)
+    result = frozenset(reachable(pos.board, sources, ok))
+    cache[key] = result
+    return result
+
+
+def in_general_supply(pos: Position, unit: PUnit) -> bool:
+    if unit.loc is None:
+        return False
+    return unit.loc in general_supply(pos, unit.side, finnish=unit.ct.nation == "finnish")
+
+
+def attack_supply_area(pos: Position, supply: PUnit) -> frozenset[int]:
+    """Hexes a supply unit gives attack supply to: three hexes (Soviet) or six (Axis), unobstructed.
+
+    In mud, and for the Axis in winter, attackers must be adjacent to or stacked with the supply
+    unit instead (Rasputitsa (A), Winter (B)).
+    """
+    side = supply.side
+    limit = ATTACK_RANGE[side]
+    if pos.weather == "mud" or (pos.weather == "winter" and side == AXIS):
+        limit = 1
+    key = ("as", supply.loc, limit) + pos.signature(side, own=side == SOVIET)
+    if key not in pos.memo:
+        pos.memo[key] = frozenset(reachable(pos.board, [supply.loc], _passable(pos, side), max_steps=limit))
+    return pos.memo[key]

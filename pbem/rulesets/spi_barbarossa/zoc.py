@@ -1,0 +1,42 @@
+"""ZONES OF CONTROL (A)-(G): which hexes a side's units control, for each purpose."""
+from __future__ import annotations
+
+from .data import AXIS, SOVIET
+from .position import Position
+
+
+def controlled(pos: Position, side: str) -> frozenset[int]:
+    """Hexes in the zone of control of `side`'s units (the six around each; ZOC (G): not support units).
+
+    A ZOC does not reach across the Kerch Straits: the strait is water, not a hexside units
+    can fight across (COMBAT (K)); this is our reading, the printed map would settle it.
+    Units being overrun are ignored (OVERRUN procedure: treat the hex as vacant).
+    """
+    key = ("zoc",) + pos.signature(side)
+    if key in pos.memo:
+        return pos.memo[key]
+    board = pos.board
+    straits = pos.data.strait_pairs
+    out: set[int] = set()
+    for h, ids in pos.occ.items():
+        if h in pos.vacated:
+            continue
+        if not any(pos.units[u].side == side and not pos.units[u].ct.support for u in ids):
+            continue
+        for n in board.neighbours(h):
+            if (min(h, n), max(h, n)) not in straits:
+                out.add(n)
+    pos.memo[key] = frozenset(out)
+    return pos.memo[key]
+
+
+def blocks_trace(pos: Position, zoc_side: str, zoc: frozenset[int]) -> set[int]:
+    """Hexes where `zoc_side`'s ZOC blocks the other side's supply and retreats.
+
+    ZOC (F), SUPPLY (I), (J): Soviet ZOCs never reach vacant or Axis-held hexes, so they block
+    nothing for the Axis; Axis ZOCs reach vacant hexes but not hexes held by Soviet units.
+    """
+    if zoc_side == SOVIET:
+        return set()
+    assert zoc_side == AXIS
+    return {h for h in zoc if pos.side_at(h) != SOVIET or h in pos.vacated}
