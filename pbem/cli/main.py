@@ -24,7 +24,7 @@ def _emit_error(exc: PbemError, as_json: bool) -> None:
         click.echo(json.dumps(body, indent=2, ensure_ascii=False))
         return
     if isinstance(exc, OrdersRejected):
-        click.echo(f"rejected: {exc}" + (f" ({exc.where})" if exc.where else ""), err=True)
+        click.echo(f"rejected: {exc}", err=True)
         for v in exc.violations:
             click.echo("  " + v.describe(), err=True)
         click.echo("nothing was written; fix the orders and send them again "

@@ -32,6 +32,7 @@ class Scenario:
     doc: Mapping[str, Any]
     digest: str
     builtin: bool
+    given: str = ""  # the reference as the user gave it, recorded in states (never an absolute path we made)
 
     def file(self, key: str) -> Path:
         """Path of a referenced file, relative to the scenario file."""
@@ -48,7 +49,7 @@ class Scenario:
 
     @property
     def ref(self) -> str:
-        return self.id if self.builtin else str(self.path)
+        return self.id if self.builtin else (self.given or str(self.path))
 
 
 @lru_cache(maxsize=64)
@@ -88,7 +89,9 @@ def find_scenario(ref: str) -> Scenario:
     """A scenario by qualified id ('spi-barbarossa/barbarossa-1941'), short id, or file path."""
     candidate = Path(ref)
     if candidate.suffix in (".yaml", ".yml", ".json") and candidate.is_file():
-        return _load_scenario(str(candidate.resolve()), False)
+        from dataclasses import replace
+
+        return replace(_load_scenario(str(candidate.resolve()), False), given=ref)
     matches = []
     for p in builtin_scenarios():
         rs, name = p.parent.name, p.name[: -len(".scenario.yaml")]

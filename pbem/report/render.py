@@ -8,7 +8,7 @@ from typing import Any, Mapping, Sequence
 
 WIDTH = 78
 COMBAT_HEADERS = ["#", "Hex", "Attackers", "Defenders", "A", "D", "Terrain", "Odds", "CRT", "Die", "Result"]
-COMBAT_WIDTHS = [None, 10, 14, 12, None, None, 8, None, None, None, None]
+COMBAT_WIDTHS = [2, 8, 12, 10, 3, 3, 7, 5, 3, 3, 6]
 
 
 def _combat_rows(events: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
@@ -53,19 +53,17 @@ def render_text(state: Mapping[str, Any], state_hash: str) -> str:
         group = list(group)
         out += ["", phase, "-" * min(WIDTH, len(phase))]
         combats = [e for e in group if e["kind"] == "combat"]
-        for e in group:
-            if e["kind"] != "combat":
-                out.append(_wrap(e["text"]))
         if combats:
             table = tabulate(_combat_rows(combats), headers=COMBAT_HEADERS, tablefmt="simple",
                              maxcolwidths=COMBAT_WIDTHS, disable_numparse=True)
-            out += ["", table, ""]
+            out += [table, ""]
             for e in combats:
                 d = e["data"]
                 line = (f"attack {d['number']} (order {d['order']}): CRT {d['crt']} ({d['crt_reason']})"
                         + (f", roll {d['label']}" if d.get("label") else ", no roll (below the table)")
                         + f", supply {d['supply'] or '-'}: " + ("; ".join(d["consequences"]) or "no effect"))
                 out.append(_wrap(line))
+        out += [_wrap(e["text"]) for e in group if e["kind"] != "combat"]
     voided = log.get("voided", [])
     if voided:
         out += ["", "Orders voided by the referee (--void-illegal)", "-" * 45]

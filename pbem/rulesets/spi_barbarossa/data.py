@@ -78,7 +78,7 @@ def odds_column(attack: int, defense: int, columns: tuple[tuple[int, int], ...])
 
 
 def odds_text(col: tuple[int, int] | None) -> str:
-    return "below table" if col is None else f"{col[0]}-{col[1]}"
+    return "<1-5" if col is None else f"{col[0]}-{col[1]}"
 
 
 @dataclass(frozen=True)

@@ -197,7 +197,11 @@ class MovementPhase:
             if c is None:
                 return
             costs.append(c)
+        start = units[0].loc
         self.arrive(o, units, path, "move", max(costs))
+        if (min(start, path[0]), max(start, path[0])) in self.pos.data.strait_pairs:
+            for u in units:
+                u.flags["strait"] = self.serial  # MOVEMENT (L): stationary again next phase
 
     def rail(self, o: Rail) -> None:
         st, pos = self.step, self.pos

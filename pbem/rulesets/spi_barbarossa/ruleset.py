@@ -53,14 +53,15 @@ class SpiBarbarossa(Ruleset):
                                       + ", ".join(k for k, v in sorted(known.items()) if v.get("implemented")))
         units = []
         for u in d.oob["units"]:
-            if u.get("option") and u["option"] not in options:
+            opt = u.get("option", "")
+            if (opt.startswith("!") and opt[1:] in options) or (opt and not opt.startswith("!") and opt not in options):
                 continue
             flags = {"setup": True} if u.get("start") else {"arrives": u["arrives"]}
             units.append(Unit(u["id"], d.counter(u["type"]).side, u["type"], None, "pending", freeze(flags)))
         first = scenario.doc["turns"]["first"]
         state = GameState(
             game=game_id, ruleset=self.id, scenario=ScenarioRef(scenario.ref, scenario.digest,
-                                                                 None if scenario.builtin else str(scenario.path)),
+                                                                 None if scenario.builtin else scenario.ref),
             options=tuple(sorted(options)), step=0, turn=1, date=first, phase=SETUP,
             awaiting=Awaiting(SOVIET, "setup", PHASE_TEXT[SETUP]), units=tuple(sorted(units, key=lambda x: x.id)),
             dice=dice, extras=freeze({"weather": d.weather_for(first), "last_turn": scenario.doc["turns"]["last"]}),
@@ -71,7 +72,7 @@ class SpiBarbarossa(Ruleset):
             raise ReferenceError_(f"unknown setup {setup!r}; the only built-in one is 'historical'")
         events: list[Event] = []
         for side in (SOVIET, AXIS):
-            items = self.historical_setup(scenario, side)
+            items = self._historical_for(scenario, state, side)
             ofile = OrdersFile(game_id, side, state.step, "", tuple(freeze(i) for i in items))
             pos, step, _ = self._run(state, ofile, None, frozenset())
             if step.violations:
@@ -84,6 +85,10 @@ class SpiBarbarossa(Ruleset):
     def historical_setup(self, scenario: Scenario, side: str) -> list[dict]:
         doc = scenario.load("setup", "table")
         return [{"place": uid, "at": at} for uid, at in doc["sides"][side].items()]
+
+    def _historical_for(self, scenario: Scenario, state: GameState, side: str) -> list[dict]:
+        """The historical deployment of the units this game has (options add or remove some)."""
+        return [i for i in self.historical_setup(scenario, side) if state.unit(i["place"]) is not None]
 
     # --- validation and resolution -----------------------------------------------------------
     def validate(self, state: GameState, orders: Sequence[OrdersFile]) -> list[Violation]:
@@ -165,7 +170,7 @@ class SpiBarbarossa(Ruleset):
             nside, nphase = SOVIET, FIRST
         elif date >= extras.get("last_turn", date):
             nside, nphase = None, OVER
-            result = victory(pos, pos.data.settings["victory"])
+            result = victory(pos, pos.data.settings["victory"]["levels"])
             step.event("victory", f"end of the game: the Axis holds {result['axis_points']} victory points: "
                        f"{result['level']}", **result)
         else:
@@ -202,7 +207,7 @@ class SpiBarbarossa(Ruleset):
     def template(self, state: GameState, side: str) -> dict:
         scen = self._scenario(state)
         if state.phase == SETUP:
-            return {"orders": self.historical_setup(scen, side)}
+            return {"orders": self._historical_for(scen, state, side)}
         return {"orders": []}
 
     def template_notes(self, state: GameState, side: str) -> list[str]:

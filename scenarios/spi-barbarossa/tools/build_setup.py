@@ -1,0 +1,128 @@
+"""Build setup-1941.yaml, the historical deployment, from the map and the order of battle.
+
+Run from the repo root: `python scenarios/spi-barbarossa/tools/build_setup.py`. Deterministic.
+The printed game's set-up hexes are not in our copy, so units are placed by rule and history:
+each side first covers its whole front (Initial Deployment) with the fewest units, north to
+south, then panzer groups go opposite their historical objectives and second-line units sit on
+or beside the western cities. The result is checked with pbem's own setup rules before writing.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT))
+
+from pbem.core.scenario import find_scenario  # noqa: E402
+from pbem.core.state import DiceState  # noqa: E402
+from pbem.rulesets.spi_barbarossa import data as spidata  # noqa: E402
+from pbem.rulesets.spi_barbarossa.common import stack_limit, stack_points  # noqa: E402
+from pbem.rulesets.spi_barbarossa.position import Position  # noqa: E402
+from pbem.rulesets.spi_barbarossa.ruleset import SpiBarbarossa  # noqa: E402
+from pbem.rulesets.spi_barbarossa.setup import covered, deploy_countries, front_hexes  # noqa: E402
+
+# Where each panzer group and army stood on 22 June 1941, as the map city nearest its sector.
+AXIS_ANCHORS = {
+    "pzgr4": "Kaunas", "pzgr3": "Vilnius", "pzgr2": "Brest", "pzgr1": "Lvov", "pzgr-extra": "Brest",
+    "a18": "Riga", "a16": "Kaunas", "a9": "Vilnius", "a4": "Brest", "a6": "Lvov", "a17": "Lvov", "a11": "Iasi",
+    "a-west": "Brest", "ro3": "Iasi", "ro4": "Odessa", "ro-k1": "Iasi", "ro-k2": "Odessa",
+    "sup-north": "Kaunas", "sup-centre": "Brest", "sup-south": "Lvov", "lf1": "Kaunas", "lf2": "Brest", "lf4": "Lvov",
+    "lf5": "Vilnius",
+}
+SOVIET_SECOND_LINE = ["Riga", "Kaunas", "Vilnius", "Minsk", "Brest", "Lvov", "Kiev", "Odessa", "Zhitomir", "Vinnitsa",
+                      "Tallinn", "Pskov", "Smolensk", "Vitebsk", "Mogilev", "Gomel", "Leningrad", "Kherson"]
+
+
+def main() -> None:
+    scen = find_scenario(str(ROOT / "scenarios/spi-barbarossa/barbarossa-1941.scenario.yaml"))
+    d = spidata.load(scen)
+    state = SpiBarbarossa().new_game(scen, game_id="setup-builder", dice=DiceState("seed", seed="x"),
+                                     options=("smaller-france-garrison", "extra-luftwaffe", "more-panzers"), setup=None)
+    pos = Position(d, state)
+    board = pos.board
+    placements: dict[str, dict[str, str]] = {"soviet": {}, "axis": {}}
+
+    def room(h: int, side: str, u) -> bool:
+        here = [x for x in pos.at(h) if x.side == side]
+        return sum(map(stack_points, here + [u])) <= stack_limit(d, side)
+
+    def put(u, h: int) -> None:
+        pos.place(u, h)
+        placements[u.side][u.id] = board.ids[h]
+
+    def land(h: int) -> bool:
+        return d.terrain_of[h] not in ("sea", "lake")
+
+    def cover(side: str, units: list, front: list[int], allowed) -> None:
+        """Greedy set cover of the front, north to south, keeping each unit in its allowed countries."""
+        for f in sorted(front, key=lambda h: (board.ids[h][2:], board.ids[h])):
+            if covered(pos, f, side) or not units:
+                continue
+            u = units[0]
+            cands = [f] + [n for n in board.neighbours(f) if land(n) and allowed(u, n)]
+            cands = [c for c in cands if allowed(u, c) and room(c, side, u)]
+            if not cands:
+                continue
+            def gain(c: int) -> tuple:
+                zone = {c} | set(board.neighbours(c))
+                return (-sum(1 for g in front if g in zone and not covered(pos, g, side)), c in front, board.ids[c])
+            put(units.pop(0), min(cands, key=gain))
+
+    def near(city: str, side: str, u, allowed, avoid_front: bool = False) -> int:
+        target = d.city_hex[city]
+        hexes = [h for h in range(len(board)) if land(h) and allowed(u, h) and room(h, side, u)
+                 and not pos.enemy_occupied(h, side)]
+        return min(hexes, key=lambda h: (board.distance(h, target), board.ids[h]))
+
+    # Soviets: infantry covers the front, then everything else on or beside the western cities.
+    sov_allowed = lambda u, h: d.country[h] == "ussr"  # noqa: E731
+    sov = sorted((u for u in pos.units.values() if u.side == "soviet" and u.flags.get("setup")), key=lambda u: u.id)
+    infantry = [u for u in sov if u.ct.infantry]
+    cover("soviet", infantry, front_hexes(pos, "soviet", state.options), sov_allowed)
+    rest = infantry + [u for u in sov if not u.ct.infantry]
+    for i, u in enumerate(rest):
+        put(u, near(SOVIET_SECOND_LINE[i % len(SOVIET_SECOND_LINE)], "soviet", u, sov_allowed))
+
+    # Axis: Finns cover Finland's front; panzer groups and armies at their sectors; the rest fills gaps.
+    countries = deploy_countries(pos, "axis", state.options) | {"finland"}
+    def ax_allowed(u, h: int) -> bool:
+        c = d.country[h]
+        return c in countries and ((c == "finland") == (u.ct.nation == "finnish"))
+    axis = sorted((u for u in pos.units.values() if u.side == "axis" and u.flags.get("setup")), key=lambda u: u.id)
+    finns = [u for u in axis if u.ct.nation == "finnish"]
+    fin_front = [h for h in front_hexes(pos, "axis", state.options) if d.country[h] == "finland"]
+    cover("axis", finns, fin_front, ax_allowed)
+    for u in finns:
+        put(u, near("Helsinki", "axis", u, ax_allowed))
+    front = [h for h in front_hexes(pos, "axis", state.options) if d.country[h] != "finland"]
+    for uid, city in AXIS_ANCHORS.items():
+        u = pos.units.get(uid)
+        if u is None or uid in placements["axis"]:
+            continue
+        on_front = lambda uu, h: ax_allowed(uu, h) and (h in front or u.ct.support)  # noqa: E731
+        put(u, near(city, "axis", u, on_front))
+    others = [u for u in axis if u.id not in placements["axis"]]
+    cover("axis", others, front, ax_allowed)
+    for u in others:
+        put(u, near("Warsaw", "axis", u, ax_allowed))
+
+    doc = {"format": "pbem/table@1", "table": "setup", "ruleset": "spi-barbarossa",
+           "source": {"reconstructed": (
+               "Historical deployment of 22 June 1941 rebuilt by scenarios/spi-barbarossa/tools/build_setup.py: "
+               "each side's front covered as Initial Deployment requires (Soviet with infantry), panzer groups and "
+               "armies in their historical sectors (named by the nearest map city), Finns in Finland; not the "
+               "printed set-up. Units of options appear only when the option is chosen.")},
+           "sides": {s: dict(sorted(placements[s].items())) for s in ("soviet", "axis")}}
+    out = ROOT / "scenarios/spi-barbarossa/setup-1941.yaml"
+    out.write_text(yaml.safe_dump(doc, sort_keys=False, width=110))
+    for opts in [(), ("smaller-france-garrison", "extra-luftwaffe", "more-panzers"), ("finland-neutral",)]:
+        SpiBarbarossa().new_game(find_scenario(str(ROOT / "scenarios/spi-barbarossa/barbarossa-1941.scenario.yaml")),
+                                 game_id="check", dice=DiceState("seed", seed="x"), options=opts, setup="historical")
+    print(f"wrote {out}: {len(placements['soviet'])} Soviet and {len(placements['axis'])} Axis units; setup checks pass")
+
+
+if __name__ == "__main__":
+    main()
