@@ -159,8 +159,12 @@ class CombatPhase:
                         unit=lw.id, place=lw.loc)
                     continue
             else:
-                near = [h for h in hexes if pos.board.distance(lw.loc, h) <= AIR_RANGE and h not in self.air_hexes
-                        and h not in {x for _, x in out}]
+                in_range = [h for h in hexes if pos.board.distance(lw.loc, h) <= AIR_RANGE]
+                near = [h for h in in_range if h not in self.air_hexes and h not in {x for _, x in out}]
+                if in_range and not near:
+                    bad("ATTACK_AIR_HEX_TWICE", "LUFTWAFFE (C)", "every attacking hex in range already has Luftwaffe support",
+                        unit=lw.id, place=in_range[0])
+                    continue
                 if not near:
                     bad("ATTACK_AIR_OUT_OF_RANGE", "LUFTWAFFE",
                         f"{lw.id} at {pos.label(lw.loc)} is not within {AIR_RANGE} hexes of an attacking hex free of other air support",

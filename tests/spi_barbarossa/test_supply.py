@@ -1,0 +1,98 @@
+"""SUPPLY (A)-(J) (spi-barbarossa-1971.txt, SUPPLY)."""
+from pbem.core.scenario import find_scenario
+from pbem.rulesets.spi_barbarossa import data as spidata
+from pbem.rulesets.spi_barbarossa.position import Position
+from pbem.rulesets.spi_barbarossa.supply import attack_supply_area, general_supply, in_general_supply
+from tests.conftest import MINI, codes, mini_state
+
+
+def pos_of(state):
+    return Position(spidata.load(find_scenario(MINI)), state)
+
+
+def hexes(pos, ids):
+    return {pos.board.index(h) for h in ids}
+
+
+def test_procedure_axis_traces_to_the_west_edge_soviets_to_the_east():
+    """SUPPLY procedure: Axis units trace off the western edge, Soviet units off the eastern edge."""
+    p = pos_of(mini_state({"inf1": "0505", "r1": "0905"}))
+    assert in_general_supply(p, p.units["inf1"]) and in_general_supply(p, p.units["r1"])
+
+
+def test_procedure_enemy_units_block_the_line():
+    """SUPPLY procedure: a line of hexes unobstructed by enemy units. A Soviet wall across the map cuts the
+    German unit east of it off from the west edge."""
+    wall = {f"r{i}": h for i, h in zip((1, 2, 3, 4), ("0403", "0406", "0409", "0410"))}
+    s = mini_state({"pz1": "0505", **wall, "t1": "0404"})
+    p = pos_of(s)
+    # column 4 rows 3,4,6,9,10 held; 0401,0402,0405,0407,0408 are open: the line goes round. Still supplied.
+    assert in_general_supply(p, p.units["pz1"])
+
+
+def test_J_axis_zoc_blocks_soviet_lines_in_vacant_hexes():
+    """SUPPLY (J): German ZOCs extend into vacant hexes and Soviet lines may not pass them; (I): not into
+    hexes held by Soviet units."""
+    # A Soviet unit in 1105 with Axis units making a ZOC ring on its east side.
+    ring = {"pz1": "1204", "pz2": "1206", "inf1": "1305"}  # ZOC covers 1204.. around
+    p = pos_of(mini_state({"r1": "1105", **ring}))
+    area = general_supply(p, "soviet")
+    zoc_vacant = hexes(p, ["1305"]) | hexes(p, ["1205"])
+    assert not (zoc_vacant & area)
+
+
+def test_J_soviet_zoc_does_not_block_axis_lines():
+    """SUPPLY (J), ZOC (F): Soviet ZOCs do not extend into vacant hexes for supply: Axis lines pass them."""
+    p = pos_of(mini_state({"inf1": "0505", "r1": "0305"}))  # Soviet unit sits west of the German one
+    assert in_general_supply(p, p.units["inf1"])
+    assert p.board.index("0304") in general_supply(p, "axis")  # next to the Soviet unit, vacant
+
+
+def test_finns_trace_to_helsinki():
+    """SUPPLY procedure: a Finnish unit traces to Helsinki (or a supply unit), not to the west edge."""
+    s = mini_state({"fin1": "0202", "r1": "0102", "r2": "0201", "r3": "0301", "r4": "0203"})
+    p = pos_of(s)
+    # Helsinki 0101 is surrounded: its neighbours 0102, 0201 are Soviet; but 0101 itself is free.
+    assert not in_general_supply(p, p.units["fin1"])
+
+
+def test_B_units_out_of_general_supply_may_not_move():
+    """SUPPLY (B): units out of general supply may not move."""
+    ring = {"r1": "0404", "r2": "0405", "r3": "0504", "r4": "0506", "t1": "0604", "ssup1": "0605"}
+    s = mini_state({"infk1": "0505", **ring, "pz1": "0101"})
+    assert codes(s, {"move": "infk1", "path": ["0405"]}) == ["MOVE_OUT_OF_SUPPLY"]
+
+
+def test_E_supply_traced_across_frozen_lakes_only():
+    """SUPPLY (E): lines may cross frozen lakes; an unfrozen lake blocks them like water."""
+    s = mini_state({"r1": "1305"})
+    p = pos_of(s)
+    assert p.board.index("1202") not in general_supply(p, "soviet")
+    p2 = pos_of(s.evolve(date="1942-01"))
+    assert p2.board.index("1202") in general_supply(p2, "soviet")
+
+
+def test_G_attack_supply_ranges_three_soviet_six_axis():
+    """SUPPLY procedure and (G): Soviet attack supply reaches three hexes, Axis six."""
+    p = pos_of(mini_state({"ssup1": "1105", "sup1": "0105"}))
+    soviet = attack_supply_area(p, p.units["ssup1"])
+    axis = attack_supply_area(p, p.units["sup1"])
+    d = p.board.distance
+    assert max(d(p.units["ssup1"].loc, h) for h in soviet) == 3
+    assert max(d(p.units["sup1"].loc, h) for h in axis) == 6
+
+
+def test_mud_attackers_must_be_adjacent_to_supply():
+    """Rasputitsa (A): in mud all attackers must be adjacent to or stacked with a supply unit."""
+    s = mini_state({"pz1": "0604", "sup1": "0404", "r1": "0705"}, date="1941-10")
+    assert codes(s, {"attack": "0705", "with": ["pz1"]}) == ["ATTACK_NO_ATTACK_SUPPLY"]
+    s = mini_state({"pz1": "0604", "sup1": "0504", "r1": "0705"}, date="1941-10")
+    assert codes(s, {"attack": "0705", "with": ["pz1"]}) == []
+
+
+def test_winter_axis_adjacent_but_soviets_at_three():
+    """Winter (B): German-Allied attackers must be adjacent to a supply unit; the Soviets keep three hexes."""
+    s = mini_state({"pz1": "0604", "sup1": "0404", "r1": "0705"}, date="1941-12")
+    assert codes(s, {"attack": "0705", "with": ["pz1"]}) == ["ATTACK_NO_ATTACK_SUPPLY"]
+    s = mini_state({"r1": "0705", "ssup1": "0905", "pz1": "0604"}, date="1941-12", side="soviet")
+    assert codes(s, {"attack": "0604", "with": ["r1"]}) == []
