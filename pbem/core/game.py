@@ -10,7 +10,7 @@ from typing import Any, Mapping, Sequence
 
 from . import dice as dicemod
 from .dice import Dice
-from .errors import MismatchError, OrdersRejected, SchemaError, VerificationFailed
+from .errors import MismatchError, OrdersRejected, SchemaError, UsageError, VerificationFailed
 from .events import Outcome, Violation
 from .frozen import freeze, thaw
 from .hashing import digest
@@ -199,6 +199,9 @@ def new_game(scenario_ref: str, *, game_id: str | None, seed: str | None, option
     """Start a game. Seed mode needs a seed; committed mode needs every side's chain commitment."""
     from ..rulesets import get
 
+    for what, value in (("seed", seed), ("game id", game_id)):
+        if value is not None and ("|" in value or not value.isprintable() or not value.strip()):
+            raise UsageError(f"the {what} {value!r} must be printable text without '|' (it keys the die, docs/dice.md)")
     scen = find_scenario(scenario_ref)
     rs = get(scen.ruleset)
     if commitments:
