@@ -130,12 +130,23 @@ def adjudicate(state: GameState, orders: Sequence[OrdersFile], *, secrets: Seque
     check_addressing(state, orders)
     scenario_of(state)
     rs = ruleset_of(state)
-    violations = rs.validate(state, orders)
-    if violations and not void_illegal:
-        raise OrdersRejected(violations)
-    drop = frozenset((v_side, v.order) for v_side, v in _attribute(orders, violations) if v.order is not None)
     dice, dice_after = step_dice(state, orders, secrets, recorded_dice)
-    resolved, events = rs.resolve(state, orders, dice, drop)
+    resolved, events, violations = rs.play(state, orders, dice, frozenset())
+    voided: list[Violation] = []
+    for _ in range(sum(len(o.orders) for o in orders) + 1):
+        if not violations:
+            break  # a referee's --void-illegal drops them; dropping one may make another illegal
+        if not void_illegal:
+            raise OrdersRejected(violations)
+        voided += violations
+        drop = frozenset((side, v.order) for side, v in _attribute(orders, voided) if v.order is not None)
+        if any(v.order is None for v in violations):
+            raise OrdersRejected([v for v in violations if v.order is None])
+        dice, dice_after = step_dice(state, orders, secrets, recorded_dice)
+        resolved, events, violations = rs.play(state, orders, dice, drop)
+    if violations:  # cannot happen while rulesets skip dropped orders; never loop or write a bad state
+        raise OrdersRejected(violations)
+    violations = voided
     answers = {k: thaw(v) for k, v in state.answers.items()}
     for o in orders:
         if o.answers:

@@ -24,13 +24,17 @@ class Ruleset(ABC):
         """The first state of a game of this scenario."""
 
     @abstractmethod
+    def play(self, state: GameState, orders: Sequence[OrdersFile], dice: Dice | None,
+             drop: frozenset[tuple[str, int]]) -> tuple[GameState | None, list[Event], list[Violation]]:
+        """Check and carry out the step in one pass.
+
+        Returns the next state (None when there are violations or no dice were given), the events
+        and every violation found. `drop` holds (side, order index) pairs voided by a referee.
+        """
+
     def validate(self, state: GameState, orders: Sequence[OrdersFile]) -> list[Violation]:
         """Every rule violation in the orders, without rolling any die."""
-
-    @abstractmethod
-    def resolve(self, state: GameState, orders: Sequence[OrdersFile], dice: Dice,
-                drop: frozenset[tuple[str, int]]) -> tuple[GameState, list[Event]]:
-        """Carry out the step; `drop` holds (side, order index) pairs voided by a referee."""
+        return self.play(state, orders, None, frozenset())[2]
 
     @abstractmethod
     def template(self, state: GameState, side: str) -> dict:

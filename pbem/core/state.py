@@ -174,5 +174,9 @@ class GameState:
         )
 
     def hash(self) -> str:
-        """SHA-256 of the canonical JSON of the whole state file."""
-        return digest(self.to_dict())
+        """SHA-256 of the canonical JSON of the whole state file (computed once: the state is immutable)."""
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = digest(self.to_dict())
+            object.__setattr__(self, "_hash", cached)
+        return cached

@@ -286,9 +286,16 @@ class CombatPhase:
                 out.append(f"{u.id} destroyed (support units cannot retreat)")
             else:
                 movers.append(u)
-        if not movers:
-            return out
-        start = movers[0].loc
+        groups: dict[int, list[PUnit]] = {}
+        for u in movers:
+            groups.setdefault(u.loc, []).append(u)
+        for start in sorted(groups):  # each hex's units retreat one hex from where they stand
+            out += self._retreat_group(groups[start], start, side, wish)
+        return out
+
+    def _retreat_group(self, movers: list[PUnit], start: int, side: str, wish: str | None) -> list[str]:
+        pos = self.pos
+        out: list[str] = []
         options = self.retreat_hexes(start, side)
         dest = None
         if wish is not None:

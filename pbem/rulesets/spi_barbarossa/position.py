@@ -12,7 +12,8 @@ from ...core.frozen import freeze, thaw
 from ...core.state import GameState, Unit
 from .data import AXIS, SOVIET, CounterType, SpiData, enemy
 
-AXIS_COUNTRIES = frozenset({"germany", "poland", "rumania", "finland", "hungary", "slovakia"})
+# Countries behind the Axis side of the 1941 front (German-held or allied); Sweden is neutral: nobody's.
+AXIS_COUNTRIES = frozenset({"germany", "poland", "rumania", "finland", "hungary", "slovakia", "bulgaria", "serbia"})
 
 
 def home_side(country: str | None) -> str | None:
@@ -62,6 +63,8 @@ class Position:
         self.vacated: set[int] = set()  # hexes of overrun units, treated as vacant (OVERRUN procedure)
         self.version = 0  # bumped on every change; caches compare it
         self._memo: dict = {}
+        self._sig_key: tuple | None = None
+        self._sig: tuple = ()
 
     @property
     def memo(self) -> dict:
@@ -73,6 +76,9 @@ class Position:
     def signature(self, side: str, own: bool = True) -> tuple:
         """Everything a supply trace or ZOC of `side` depends on: occupied hexes, supply units,
         overrun hexes and weather. Cheap to build; lets caches survive unrelated changes."""
+        key = (side, own, self.version)
+        if self._sig_key == key:
+            return self._sig
         mine, foe, sup = [], [], []
         for h in sorted(self.occ):
             ids = self.occ[h]
@@ -83,7 +89,9 @@ class Position:
                     sup.append(h)
             elif h not in self.vacated:
                 foe.append(h)
-        return (side, self.weather, tuple(sorted(self.vacated)), tuple(foe), tuple(sup), tuple(mine) if own else ())
+        self._sig_key = key
+        self._sig = (side, self.weather, tuple(sorted(self.vacated)), tuple(foe), tuple(sup), tuple(mine) if own else ())
+        return self._sig
 
     # --- queries -------------------------------------------------------------------
     def at(self, hex_: int) -> list[PUnit]:

