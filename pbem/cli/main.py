@@ -279,6 +279,25 @@ def odds(attack: int, defense: int, scenario: str, double: bool, finns: bool, ai
 
 
 @main.command()
+@click.argument("state_file", metavar="STATE")
+@click.argument("unit")
+@click.argument("target", metavar="HEX")
+@json_option
+@run
+def route(state_file: str, unit: str, target: str, as_json: bool) -> None:
+    """Cheapest legal path for UNIT to HEX this movement phase (a help for writing orders)."""
+    state = game.load_state(state_file)
+    res = game.ruleset_of(state).route(state, unit, target)
+    if res["path"] is None:
+        text = f"{unit} cannot reach {res['to']} (enemy units, water or the rules block every path)"
+    else:
+        verdict = "within" if res["within_allowance"] else "beyond"
+        text = (f"{unit} to {res['to']}: path {res['path']} costs {res['cost']} MP, {verdict} its allowance "
+                f"of {res['allowance']}\norder: {{move: {unit}, path: {res['path']}}}")
+    _out(res, as_json, text)
+
+
+@main.command()
 @click.argument("name", required=False)
 @run
 def schema(name: str | None) -> None:

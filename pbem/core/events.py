@@ -61,6 +61,10 @@ class Violation:
         if self.order_text:
             head += f" ({self.order_text})"
         text = f"{head}: {self.code} [{self.rule}] {self.message}"
+        where = [f"unit {self.unit}" if self.unit and self.unit not in self.order_text + self.message else "",
+                 f"at {self.place}" if self.place and self.place not in self.message else ""]
+        if any(where):
+            text += f" ({' '.join(w for w in where if w)})"
         if self.hint:
             text += f"; {self.hint}"
         return text

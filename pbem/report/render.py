@@ -7,8 +7,8 @@ from itertools import groupby
 from typing import Any, Mapping, Sequence
 
 WIDTH = 78
-COMBAT_HEADERS = ["#", "Hex", "Attackers", "Defenders", "A", "D", "Terrain", "Odds", "CRT", "Die", "Result"]
-COMBAT_WIDTHS = [2, 8, 12, 10, 3, 3, 7, 5, 3, 3, 6]
+COMBAT_HEADERS = ["#", "Hex", "Attackers", "Defenders", "A:D", "Terrain", "Odds", "CRT", "Die", "Result"]
+COMBAT_WIDTHS = [2, 8, 11, 10, 5, 7, 5, 3, 3, 6]  # with two-space gaps: at most 78 columns
 
 
 def _combat_rows(events: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
@@ -17,9 +17,19 @@ def _combat_rows(events: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
         d = e.get("data", {})
         attackers = ", ".join(d["attackers"]) + (f", air {', '.join(d['air'])}" if d.get("air") else "")
         terrain = d["terrain"] + ("; " + "; ".join(d["modifiers"]) if d.get("modifiers") else "")
-        rows.append([d["number"], d["hex_label"], attackers, ", ".join(d["defenders"]), d["attack"], d["defense"],
+        rows.append([d["number"], d["hex_label"], attackers, ", ".join(d["defenders"]), f"{d['attack']}:{d['defense']}",
                      terrain, d["odds"], d["crt"], d["roll"] if d.get("roll") else "-", d["result"]])
     return rows
+
+
+def _table(rows: list[list[Any]], fmt: str, widths: list[int] | None) -> str:
+    import tabulate as tb
+
+    padding, tb.MIN_PADDING = tb.MIN_PADDING, 0  # headers get no extra padding: keeps the email width
+    try:
+        return tb.tabulate(rows, headers=COMBAT_HEADERS, tablefmt=fmt, maxcolwidths=widths, disable_numparse=True)
+    finally:
+        tb.MIN_PADDING = padding
 
 
 def _wrap(text: str, indent: str = "  ") -> str:
@@ -41,8 +51,6 @@ def _header(state: Mapping[str, Any], title: str) -> list[tuple[str, str]]:
 
 
 def render_text(state: Mapping[str, Any], state_hash: str) -> str:
-    from tabulate import tabulate
-
     log = state.get("log", {})
     events = log.get("events", [])
     out = [f"pbem turn report: {state['game']}".center(WIDTH).rstrip(), "=" * WIDTH]
@@ -54,8 +62,7 @@ def render_text(state: Mapping[str, Any], state_hash: str) -> str:
         out += ["", phase, "-" * min(WIDTH, len(phase))]
         combats = [e for e in group if e["kind"] == "combat"]
         if combats:
-            table = tabulate(_combat_rows(combats), headers=COMBAT_HEADERS, tablefmt="simple",
-                             maxcolwidths=COMBAT_WIDTHS, disable_numparse=True)
+            table = _table(_combat_rows(combats), "simple", COMBAT_WIDTHS)
             out += [table, ""]
             for e in combats:
                 d = e["data"]
@@ -79,8 +86,6 @@ def render_text(state: Mapping[str, Any], state_hash: str) -> str:
 
 
 def render_markdown(state: Mapping[str, Any], state_hash: str) -> str:
-    from tabulate import tabulate
-
     log = state.get("log", {})
     out = [f"# pbem turn report: {state['game']}", ""]
     out += [f"- **{k}:** {v}" for k, v in _header(state, "") + [("State", f"`{state_hash}`")]]
@@ -90,7 +95,7 @@ def render_markdown(state: Mapping[str, Any], state_hash: str) -> str:
         out += [f"- {e['text']}" for e in group if e["kind"] != "combat"]
         combats = [e for e in group if e["kind"] == "combat"]
         if combats:
-            out += ["", tabulate(_combat_rows(combats), headers=COMBAT_HEADERS, tablefmt="github", disable_numparse=True), ""]
+            out += ["", _table(_combat_rows(combats), "github", None), ""]
             out += [f"- attack {e['data']['number']}: " + ("; ".join(e["data"]["consequences"]) or "no effect") for e in combats]
     if log.get("voided"):
         out += ["", "## Orders voided", ""] + [f"- `{v['code']}` [{v['rule']}] {v['message']}" for v in log["voided"]]

@@ -351,3 +351,36 @@ class MovementPhase:
 
 def _points(u: PUnit) -> int:
     return stack_points(u)
+
+
+def cheapest_path(phase: MovementPhase, u: PUnit, target: int) -> tuple[list[int], int] | None:
+    """The cheapest legal path for `u` to `target` this phase (Dijkstra over MOVEMENT and ZOC costs),
+    or None. A helper for players writing orders (`pbem route`), not used in adjudication."""
+    import heapq
+
+    pos = phase.pos
+    fin = finnish_distance(pos.data) if u.ct.nation == "finnish" else None
+    best = {u.loc: 0}
+    prev: dict[int, int] = {}
+    heap = [(0, pos.hex_id(u.loc), u.loc)]
+    while heap:
+        cost, _, a = heapq.heappop(heap)
+        if a == target:
+            path = [a]
+            while path[-1] != u.loc:
+                path.append(prev[path[-1]])
+            return path[::-1][1:], cost
+        if cost > best.get(a, 1 << 30):
+            continue
+        for b in pos.board.neighbours(a):
+            c = phase.step_cost(u, a, b)
+            if c is None or pos.enemy_occupied(b, phase.side) or (fin is not None and fin.get(b, 99) > FINNISH_LIMIT):
+                continue
+            if (min(a, b), max(a, b)) in pos.data.strait_pairs:
+                continue
+            nc = cost + c
+            if nc < best.get(b, 1 << 30):
+                best[b] = nc
+                prev[b] = a
+                heapq.heappush(heap, (nc, pos.hex_id(b), b))
+    return None

@@ -68,10 +68,15 @@ class Position:
 
     @property
     def memo(self) -> dict:
-        """Memo of supply areas and ZOCs, keyed by `signature`; bounded so it cannot grow."""
-        if len(self._memo) > 64:
-            self._memo.clear()
+        """Memo of supply areas and ZOCs, keyed by `signature` (read it; store through `remember`)."""
         return self._memo
+
+    def remember(self, key: tuple, value: Any) -> Any:
+        """Store a memo entry and return it; the memo is bounded so it cannot grow without limit."""
+        if len(self._memo) >= 64:
+            self._memo.clear()
+        self._memo[key] = value
+        return value
 
     def signature(self, side: str, own: bool = True) -> tuple:
         """Everything a supply trace or ZOC of `side` depends on: occupied hexes, supply units,

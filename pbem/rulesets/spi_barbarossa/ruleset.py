@@ -244,6 +244,25 @@ class SpiBarbarossa(Ruleset):
                 "awaiting": state.awaiting.to_dict(), "forces": counts, "axis_city_points": axis_vp,
                 "control": dict(state.control), "result": dict(state.result) if state.result else None}
 
+    def route(self, state: GameState, unit_id: str, target: str) -> dict:
+        """Cheapest legal path for a unit to a hex in the current movement phase, with its cost."""
+        from .movement import cheapest_path
+
+        d = spidata.load(self._scenario(state))
+        pos = Position(d, state)
+        u = pos.units.get(unit_id)
+        if u is None or not u.active:
+            raise ReferenceError_(f"no unit {unit_id!r} on the map")
+        step = Step(pos, u.side, "")
+        phase = MovementPhase(step, 1 if state.phase != SECOND else 2)
+        goal = pos.board.index(pos.board.resolve(target))
+        found = cheapest_path(phase, u, goal)
+        if found is None:
+            return {"unit": unit_id, "to": pos.hex_id(goal), "path": None, "cost": None, "allowance": allowance(step, u)}
+        path, cost = found
+        return {"unit": unit_id, "to": pos.hex_id(goal), "path": [pos.hex_id(h) for h in path], "cost": cost,
+                "allowance": allowance(step, u), "within_allowance": cost <= allowance(step, u) or len(path) == 1}
+
     # --- odds ------------------------------------------------------------------------------
     def odds(self, scenario: Scenario, attack: int, defense: int, modifiers: Mapping[str, Any]) -> dict:
         """The odds column and the exact chance of each result on each CRT (each face is 1/6)."""

@@ -26,7 +26,7 @@ def _passable(pos: Position, side: str):
         for h in pos.occ:
             if pos.side_at(h) == foe and h not in pos.vacated:
                 flags[h] = False
-        pos.memo[key] = flags
+        pos.remember(key, flags)
     return flags.__getitem__
 
 
@@ -52,9 +52,7 @@ def general_supply(pos: Position, side: str, finnish: bool = False) -> frozenset
     else:
         edge = list(pos.data.edges.get("west" if side == AXIS else "east", ()))
     sources = [h for h in edge if ok(h)] + _supply_units(pos, side)
-    result = frozenset(reachable(pos.board, sources, ok))
-    cache[key] = result
-    return result
+    return pos.remember(key, frozenset(reachable(pos.board, sources, ok)))
 
 
 def in_general_supply(pos: Position, unit: PUnit) -> bool:
@@ -74,6 +72,6 @@ def attack_supply_area(pos: Position, supply: PUnit) -> frozenset[int]:
     if pos.weather == "mud" or (pos.weather == "winter" and side == AXIS):
         limit = 1
     key = ("as", supply.loc, limit) + pos.signature(side, own=side == SOVIET)
-    if key not in pos.memo:
-        pos.memo[key] = frozenset(reachable(pos.board, [supply.loc], _passable(pos, side), max_steps=limit))
-    return pos.memo[key]
+    if key in pos.memo:
+        return pos.memo[key]
+    return pos.remember(key, frozenset(reachable(pos.board, [supply.loc], _passable(pos, side), max_steps=limit)))

@@ -26,8 +26,7 @@ def controlled(pos: Position, side: str) -> frozenset[int]:
         for n in board.neighbours(h):
             if (min(h, n), max(h, n)) not in straits:
                 out.add(n)
-    pos.memo[key] = frozenset(out)
-    return pos.memo[key]
+    return pos.remember(key, frozenset(out))
 
 
 def blocks_trace(pos: Position, zoc_side: str, zoc: frozenset[int]) -> set[int]:

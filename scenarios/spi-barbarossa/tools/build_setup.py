@@ -32,6 +32,12 @@ AXIS_ANCHORS = {
     "sup-north": "Kaunas", "sup-centre": "Brest", "sup-south": "Lvov", "lf1": "Kaunas", "lf2": "Brest", "lf4": "Lvov",
     "lf5": "Vilnius",
 }
+# Mechanized corps close behind the border on 22 June 1941 (14th at Kobryn by Brest, 4th and 8th around
+# Lvov, 3rd by Vilnius): two hexes from the nearest Axis hex, alone in their hex.
+SOVIET_FORWARD_ARMOR = {"st02": "Lvov", "st03": "Lvov", "sm05": "Vilnius"}
+# The 14th Mechanized Corps stood at Kobryn, right behind Brest: on the border (where no river covers it),
+# in its own hex.
+SOVIET_BORDER_ARMOR = {"st01": "Brest"}
 SOVIET_SECOND_LINE = ["Riga", "Kaunas", "Vilnius", "Minsk", "Brest", "Lvov", "Kiev", "Odessa", "Zhitomir", "Vinnitsa",
                       "Tallinn", "Pskov", "Smolensk", "Vitebsk", "Mogilev", "Gomel", "Leningrad", "Kherson"]
 
@@ -82,9 +88,29 @@ def main() -> None:
     sov = sorted((u for u in pos.units.values() if u.side == "soviet" and u.flags.get("setup")), key=lambda u: u.id)
     infantry = [u for u in sov if u.ct.infantry]
     cover("soviet", infantry, front_hexes(pos, "soviet", state.options), sov_allowed)
-    rest = infantry + [u for u in sov if not u.ct.infantry]
-    for i, u in enumerate(rest):
+    for i, u in enumerate(infantry):
         put(u, near(SOVIET_SECOND_LINE[i % len(SOVIET_SECOND_LINE)], "soviet", u, sov_allowed))
+    # Mechanized and tank corps stood in depth behind the border districts, apart from the rifle armies.
+    empty = lambda u, h: sov_allowed(u, h) and not pos.at(h) and all(  # noqa: E731
+        not pos.at(n) for n in board.neighbours(h))
+    axis_hexes = [h for h in range(len(board)) if d.country[h] not in ("ussr", None) and land(h)]
+    def forward(u, h: int) -> bool:
+        return empty(u, h) and min(board.distance(h, a) for a in axis_hexes) == 2
+    sov_front = set(front_hexes(pos, "soviet", state.options))
+    for uid, city in SOVIET_BORDER_ARMOR.items():
+        if uid in pos.units:
+            def dry_border(u, h: int) -> bool:  # a border hex reachable from the Axis side without a river
+                return h in sov_front and not pos.at(h) and any(
+                    d.country[n] in ("germany", "poland") and (min(h, n), max(h, n)) not in d.river_pairs
+                    for n in board.neighbours(h))
+            put(pos.units[uid], near(city, "soviet", pos.units[uid], dry_border))
+    for uid, city in SOVIET_FORWARD_ARMOR.items():
+        if uid in pos.units:
+            put(pos.units[uid], near(city, "soviet", pos.units[uid], forward))
+    for i, u in enumerate(u for u in sov if not u.ct.infantry and u.ct.cls != "supply" and u.id not in placements["soviet"]):
+        put(u, near(SOVIET_SECOND_LINE[i % len(SOVIET_SECOND_LINE)], "soviet", u, empty))
+    for i, u in enumerate(u for u in sov if u.ct.cls == "supply"):
+        put(u, near(["Minsk", "Kiev", "Leningrad", "Moscow"][i % 4], "soviet", u, sov_allowed))
 
     # Axis: Finns cover Finland's front; panzer groups and armies at their sectors; the rest fills gaps.
     countries = deploy_countries(pos, "axis", state.options) | {"finland"}
