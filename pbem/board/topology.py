@@ -62,6 +62,14 @@ class Topology(ABC):
     def distance(self, a: int, b: int) -> int:
         """Steps between two places ignoring terrain (hex distance, link count ...)."""
 
+    def neighbour_table(self) -> list[tuple[int, ...]]:
+        """Neighbours of every place by index, built once: searches index it instead of calling."""
+        table = self.__dict__.get("_table")
+        if table is None:
+            table = [self.neighbours(i) for i in range(len(self.ids))]
+            self.__dict__["_table"] = table
+        return table
+
     def link(self, a: int, b: int) -> Mapping[str, Any]:
         """Features of the connection between two neighbouring places (rivers, straits ...)."""
         return EMPTY

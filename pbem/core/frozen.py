@@ -7,19 +7,25 @@ from typing import Any, Mapping
 EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
+_MAPS = (dict, MappingProxyType)
+_SEQS = (list, tuple)
+
+
 def freeze(value: Any) -> Any:
-    """dict -> read-only mapping, list -> tuple, recursively."""
-    if isinstance(value, Mapping):
+    """dict -> read-only mapping, list -> tuple, recursively (exact types: ABC checks are slow)."""
+    t = type(value)
+    if t in _MAPS:
         return MappingProxyType({k: freeze(v) for k, v in value.items()})
-    if isinstance(value, (list, tuple)):
+    if t in _SEQS:
         return tuple(freeze(v) for v in value)
     return value
 
 
 def thaw(value: Any) -> Any:
     """The inverse of freeze: plain dicts and lists, ready for JSON/YAML."""
-    if isinstance(value, Mapping):
+    t = type(value)
+    if t in _MAPS:
         return {k: thaw(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
+    if t in _SEQS:
         return [thaw(v) for v in value]
     return value

@@ -83,7 +83,10 @@ def schema_names() -> list[str]:
 def _validator(name: str) -> Any:
     import jsonschema
 
-    schema = load_schema(name)
+    base, _, part = name.partition("#")  # "schema#verb" validates one $defs branch only
+    schema = load_schema(base)
+    if part:
+        schema = {"$schema": schema["$schema"], **schema["$defs"][part]}
     cls = jsonschema.validators.validator_for(schema)
     return cls(schema, format_checker=None)
 

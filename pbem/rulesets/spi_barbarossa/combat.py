@@ -46,6 +46,7 @@ class CombatPhase:
         self.attacked_units: set[str] = set()
         self.air_hexes: set[int] = set()  # LUFTWAFFE (C)
         self.spent_supply: dict[str, PUnit] = {}
+        self._retreat_supply: dict[str, bytearray] = {}  # each side's supply as first traced this phase
 
     # --- checks --------------------------------------------------------------------------
     def plan(self, o: Attack, *, instant: bool) -> Plan | None:
@@ -274,8 +275,8 @@ class CombatPhase:
 
         The owner chooses in the printed game; here the attacker may name a hex in its order
         and otherwise the hex is chosen by a fixed preference (docs/rules/spi-barbarossa.md):
-        within stacking, in general supply, fewest adjacent enemy units, nearest the side's
-        supply edge, lowest hex id. With no legal hex the units are eliminated.
+        within stacking, in general supply (as traced at the side's first retreat of the phase),
+        fewest adjacent enemy units, nearest the side's supply edge, lowest hex id. With no legal hex the units are eliminated.
         """
         pos = self.pos
         out: list[str] = []
@@ -343,7 +344,9 @@ class CombatPhase:
         pos = self.pos
         here = [u for u in pos.at(h) if u.side == side]
         over = sum(map(stack_points, here + movers)) > stack_limit(pos.data, side)
-        supplied = h in general_supply(pos, side)
+        if side not in self._retreat_supply:  # a preference, not a rule: one trace per side per phase
+            self._retreat_supply[side] = general_supply(pos, side)
+        supplied = bool(self._retreat_supply[side][h])
         foes = sum(1 for n in pos.board.neighbours(h) if pos.enemy_occupied(n, side))
         col = int(pos.hex_id(h)[:2])
         toward_home = col if side == AXIS else -col

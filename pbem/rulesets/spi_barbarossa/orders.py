@@ -98,13 +98,26 @@ class Place(Order):
         return f"place {self.unit} at {self.at}"
 
 
+VERBS = ("move", "rail", "overrun", "attack", "enter", "place")
+
+
+def parse_file(ofile: Any) -> list[Order]:
+    """The typed orders of an orders file, parsed once (the file is immutable)."""
+    cached = ofile.__dict__.get("_spi_orders")
+    if cached is None:
+        cached = parse(ofile.orders, ofile.source)
+        object.__setattr__(ofile, "_spi_orders", cached)
+    return list(cached)
+
+
 def parse(items: Sequence[Mapping[str, Any]], where: str) -> list[Order]:
     """Schema-check every order item, then build typed orders (exit 2 on a malformed item)."""
     out: list[Order] = []
     for i, raw in enumerate(items):
         item = thaw(raw)
+        verb = next((v for v in VERBS if v in item), None)  # validate just that verb's shape: fast, clear errors
         try:
-            validate(item, "spi-barbarossa-order", where)
+            validate(item, "spi-barbarossa-order" + (f"#{verb}" if verb else ""), where)
         except SchemaError as exc:
             exc.problems = [p.replace("$", f"$.orders[{i}]", 1) for p in exc.problems]
             raise

@@ -10,10 +10,20 @@ from typing import Any, Iterable
 
 from ...core.frozen import freeze, thaw
 from ...core.state import GameState, Unit
-from .data import AXIS, SOVIET, CounterType, SpiData, enemy
+from .data import AXIS, SOVIET, CounterType, SpiData, enemy  # noqa: F401
 
 # Countries behind the Axis side of the 1941 front (German-held or allied); Sweden is neutral: nobody's.
 AXIS_COUNTRIES = frozenset({"germany", "poland", "rumania", "finland", "hungary", "slovakia", "bulgaria", "serbia"})
+
+
+_HOME: dict[str, tuple[str | None, ...]] = {}
+
+
+def home_sides(data: "SpiData") -> tuple[str | None, ...]:
+    """Every hex's starting owner, computed once per scenario."""
+    if data.scenario.digest not in _HOME:
+        _HOME[data.scenario.digest] = tuple(home_side(c) for c in data.country)
+    return _HOME[data.scenario.digest]
 
 
 def home_side(country: str | None) -> str | None:
@@ -57,14 +67,13 @@ class Position:
             if pu.active:
                 self.occ.setdefault(loc, []).append(u.id)
         self.extras: dict[str, Any] = thaw(state.extras)
-        self.passed: list[str | None] = [home_side(c) for c in data.country]
+        self.passed: list[str | None] = list(home_sides(data))
         for h, side in self.extras.get("passed", {}).items():
             self.passed[self.board.index(h)] = side
         self.vacated: set[int] = set()  # hexes of overrun units, treated as vacant (OVERRUN procedure)
         self.version = 0  # bumped on every change; caches compare it
         self._memo: dict = {}
-        self._sig_key: tuple | None = None
-        self._sig: tuple = ()
+        self._sigs: dict[tuple[str, bool], tuple[int, tuple]] = {}
 
     @property
     def memo(self) -> dict:
@@ -81,9 +90,9 @@ class Position:
     def signature(self, side: str, own: bool = True) -> tuple:
         """Everything a supply trace or ZOC of `side` depends on: occupied hexes, supply units,
         overrun hexes and weather. Cheap to build; lets caches survive unrelated changes."""
-        key = (side, own, self.version)
-        if self._sig_key == key:
-            return self._sig
+        cached = self._sigs.get((side, own))
+        if cached is not None and cached[0] == self.version:
+            return cached[1]
         mine, foe, sup = [], [], []
         for h in sorted(self.occ):
             ids = self.occ[h]
@@ -94,9 +103,9 @@ class Position:
                     sup.append(h)
             elif h not in self.vacated:
                 foe.append(h)
-        self._sig_key = key
-        self._sig = (side, self.weather, tuple(sorted(self.vacated)), tuple(foe), tuple(sup), tuple(mine) if own else ())
-        return self._sig
+        sig = (side, self.weather, tuple(sorted(self.vacated)), tuple(foe), tuple(sup), tuple(mine) if own else ())
+        self._sigs[(side, own)] = (self.version, sig)
+        return sig
 
     # --- queries -------------------------------------------------------------------
     def at(self, hex_: int) -> list[PUnit]:
@@ -166,11 +175,9 @@ class Position:
 
     def passed_extras(self) -> dict[str, str]:
         """Only hexes whose last passer differs from the starting owner are stored."""
-        out = {}
-        for i, side in enumerate(self.passed):
-            if side is not None and side != home_side(self.data.country[i]):
-                out[self.board.ids[i]] = side
-        return out
+        ids = self.board.ids
+        return {ids[i]: side for i, (side, home) in enumerate(zip(self.passed, home_sides(self.data)))
+                if side is not None and side != home}
 
     def control(self) -> dict[str, str]:
         """Control of Cities: the last side to pass a unit through each city."""

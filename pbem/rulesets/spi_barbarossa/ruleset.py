@@ -21,7 +21,7 @@ from .combat import CombatPhase
 from .common import Step, side_name
 from .data import AXIS, SIDES, SOVIET, odds_column, odds_text
 from .movement import MovementPhase, allowance
-from .orders import Attack, Place, parse
+from .orders import Attack, Place, parse_file
 from .position import Position
 from .setup import run_setup
 from .supply import general_supply, in_general_supply
@@ -106,7 +106,7 @@ class SpiBarbarossa(Ruleset):
         side = state.awaiting.side
         label = f"{state.date} {side_name(side)} {PHASE_TEXT[state.phase]}"
         step = Step(pos, side, label, drop)
-        items = [o for o in parse(ofile.orders, ofile.source) if o.index not in drop]
+        items = [o for o in parse_file(ofile) if o.index not in drop]
         if state.phase == SETUP:
             places = [o for o in items if isinstance(o, Place)]
             for o in items:

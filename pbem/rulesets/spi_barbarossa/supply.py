@@ -1,7 +1,7 @@
 """SUPPLY (A)-(J): general supply (one search per side) and attack supply (per supply unit)."""
 from __future__ import annotations
 
-from ...board.search import reachable
+from ...board.search import reach_mask, reachable
 from .data import AXIS, SOVIET, enemy
 from .position import Position, PUnit
 from .zoc import blocks_trace, controlled
@@ -17,9 +17,7 @@ def _passable(pos: Position, side: str):
     key = ("pass",) + pos.signature(side, own=side == SOVIET)
     flags = pos.memo.get(key)
     if flags is None:
-        terrain = pos.data.terrain_of
-        frozen = pos.weather == "winter"
-        flags = [not (t == "sea" or (t == "lake" and not frozen)) for t in terrain]
+        flags = bytearray(_land(pos.data, pos.weather == "winter"))  # a C-level copy of a cached mask
         for h in blocks_trace(pos, enemy(side), controlled(pos, enemy(side))):
             flags[h] = False
         foe = enemy(side)
@@ -27,15 +25,26 @@ def _passable(pos: Position, side: str):
             if pos.side_at(h) == foe and h not in pos.vacated:
                 flags[h] = False
         pos.remember(key, flags)
-    return flags.__getitem__
+    return flags
+
+
+_LAND: dict[tuple[str, bool], bytes] = {}
+
+
+def _land(data, frozen: bool) -> bytes:
+    """Hexes a supply line may cross at all (land; lakes only when frozen), cached per scenario and season."""
+    key = (data.scenario.digest, frozen)
+    if key not in _LAND:
+        _LAND[key] = bytes(not (t == "sea" or (t == "lake" and not frozen)) for t in data.terrain_of)
+    return _LAND[key]
 
 
 def _supply_units(pos: Position, side: str) -> list[int]:
     return sorted({u.loc for u in pos.active_units(side) if u.ct.cls == "supply"})
 
 
-def general_supply(pos: Position, side: str, finnish: bool = False) -> frozenset[int]:
-    """Hexes in general supply: traced from the side's map edge (Finns: Helsinki) or a supply unit.
+def general_supply(pos: Position, side: str, finnish: bool = False) -> bytearray:
+    """Hexes in general supply (a byte per hex, 1 = supplied): traced from the side's map edge (Finns: Helsinki) or a supply unit.
 
     SUPPLY procedure: Soviets trace off the east edge, Germans and non-Finnish allies off the
     west edge, Finns to Helsinki; every side also to a supply unit; lines may cross frozen lakes
@@ -45,20 +54,20 @@ def general_supply(pos: Position, side: str, finnish: bool = False) -> frozenset
     cache = pos.memo
     if key in cache:
         return cache[key]
-    ok = _passable(pos, side)
+    flags = _passable(pos, side)
     if finnish:
         helsinki = pos.data.city_hex.get("Helsinki")
         edge = [helsinki] if helsinki is not None else []
     else:
         edge = list(pos.data.edges.get("west" if side == AXIS else "east", ()))
-    sources = [h for h in edge if ok(h)] + _supply_units(pos, side)
-    return pos.remember(key, frozenset(reachable(pos.board, sources, ok)))
+    sources = [h for h in edge if flags[h]] + _supply_units(pos, side)
+    return pos.remember(key, reach_mask(pos.board, sources, flags))
 
 
 def in_general_supply(pos: Position, unit: PUnit) -> bool:
     if unit.loc is None:
         return False
-    return unit.loc in general_supply(pos, unit.side, finnish=unit.ct.nation == "finnish")
+    return bool(general_supply(pos, unit.side, finnish=unit.ct.nation == "finnish")[unit.loc])
 
 
 def attack_supply_area(pos: Position, supply: PUnit) -> frozenset[int]:
