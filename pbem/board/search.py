@@ -43,23 +43,29 @@ def reachable(topo: Topology, sources: Iterable[int], passable: Callable[[int], 
     return dist
 
 
-def reach_mask(topo: Topology, sources: Iterable[int], flags: Sequence[bool]) -> bytearray:
-    """Which places connect to a source through passable places: a byte per place (1 = reached).
+class Trace:
+    """A breadth-first trace from many sources that runs only as far as the questions need.
 
-    The hot path of supply tracing; membership is all supply needs, so no distances are kept
-    and every place is looked at once, passable or not.
+    Supply questions are mostly "is this unit supplied?", answered long before the whole map is
+    traced; the trace keeps its frontier and resumes when a later question needs more. The set
+    of places reached in the end is the same as a full search's.
     """
-    table = topo.neighbour_table()
-    seen = bytearray(len(topo))
-    reached = bytearray(len(topo))
-    frontier = []
-    for s in sources:
-        if not reached[s]:
-            seen[s] = reached[s] = 1
-            frontier.append(s)
-    while frontier:
+
+    def __init__(self, topo: Topology, sources: Iterable[int], flags: Sequence[int]) -> None:
+        self._table = topo.neighbour_table()
+        self._flags = flags
+        self._seen = bytearray(len(topo))
+        self.reached = bytearray(len(topo))
+        self._frontier: list[int] = []
+        for s in sources:
+            if not self.reached[s]:
+                self._seen[s] = self.reached[s] = 1
+                self._frontier.append(s)
+
+    def _expand(self) -> None:
+        table, flags, seen, reached = self._table, self._flags, self._seen, self.reached
         nxt = []
-        for a in frontier:
+        for a in self._frontier:
             for b in table[a]:
                 if seen[b]:
                     continue
@@ -67,5 +73,20 @@ def reach_mask(topo: Topology, sources: Iterable[int], flags: Sequence[bool]) ->
                 if flags[b]:
                     reached[b] = 1
                     nxt.append(b)
-        frontier = nxt
-    return reached
+        self._frontier = nxt
+
+    def reaches(self, place: int) -> bool:
+        while not self.reached[place] and self._frontier:
+            self._expand()
+        return bool(self.reached[place])
+
+    def mask(self) -> bytearray:
+        """Every place connected to a source (1) or not (0): the trace run to the end."""
+        while self._frontier:
+            self._expand()
+        return self.reached
+
+
+def reach_mask(topo: Topology, sources: Iterable[int], flags: Sequence[int]) -> bytearray:
+    """Which places connect to a source through passable places: a byte per place (1 = reached)."""
+    return Trace(topo, sources, flags).mask()

@@ -129,6 +129,12 @@ def dump(data: Any, fmt: str = "yaml") -> str:
     return dump_yaml(data)
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def write_atomic(path: str | Path, text: str, *, force: bool = False, protect: tuple[str, ...] = ()) -> None:
     """Write via a temporary file and rename, so a reader never sees half a file.
 
@@ -152,6 +158,7 @@ def write_atomic(path: str | Path, text: str, *, force: bool = False, protect: t
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes private files; outputs are ordinary files
         os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):

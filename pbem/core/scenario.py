@@ -6,6 +6,7 @@ state made with one set of tables cannot silently be continued with another.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from dataclasses import dataclass
 from functools import lru_cache
@@ -54,7 +55,49 @@ class Scenario:
 
 @lru_cache(maxsize=64)
 def _load_cached(path: str, kind: str) -> Any:
-    return load_document(path, kind) if kind else load_data(path)
+    return load_static(Path(path), kind)
+
+
+def cache_dir() -> Path | None:
+    """Where parsed, validated scenario files are kept ($PBEM_CACHE_DIR, else the user cache; '' disables)."""
+    env = os.environ.get("PBEM_CACHE_DIR")
+    if env is not None:
+        return Path(env) if env else None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "pbem"
+
+
+def load_static(path: Path, kind: str) -> Any:
+    """Load a scenario data file through a content-addressed cache.
+
+    Maps and tables are large and never change during a game; parsing the YAML and checking it
+    against its schema dominated a CLI run. The cache key is the SHA-256 of the file's bytes, so
+    an edited file is parsed and validated afresh; only data that survives a JSON round trip is
+    cached, and any cache problem just means loading the file the slow way.
+    """
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        raise InputError("file not found", where=str(path)) from None
+    folder = cache_dir()
+    entry = folder / f"{kind or 'data'}-{hashlib.sha256(raw).hexdigest()}.json" if folder else None
+    if entry is not None:
+        try:
+            return json.loads(entry.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            pass
+    doc = load_document(path, kind) if kind else load_data(path)
+    if entry is not None:
+        text = json.dumps(doc, ensure_ascii=False)
+        if json.loads(text) == doc:
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                tmp = entry.with_suffix(f".{os.getpid()}.tmp")
+                tmp.write_text(text, encoding="utf-8")
+                os.replace(tmp, entry)
+            except OSError:
+                pass
+    return doc
 
 
 def _digest(path: Path, doc: Mapping[str, Any]) -> str:

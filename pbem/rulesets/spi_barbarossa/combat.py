@@ -15,7 +15,8 @@ from .common import Step, defense_multiplier, stack_limit, stack_points
 from .data import AXIS, SOVIET, Crt, enemy, odds_column, odds_text
 from .orders import Attack
 from .position import PUnit
-from .supply import attack_supply_area, general_supply, in_general_supply
+from ...board.search import Trace
+from .supply import attack_supply_area, in_general_supply, supply_trace
 from .zoc import blocks_trace, controlled
 
 AIR_RANGE = 4  # LUFTWAFFE procedure
@@ -46,7 +47,7 @@ class CombatPhase:
         self.attacked_units: set[str] = set()
         self.air_hexes: set[int] = set()  # LUFTWAFFE (C)
         self.spent_supply: dict[str, PUnit] = {}
-        self._retreat_supply: dict[str, bytearray] = {}  # each side's supply as first traced this phase
+        self._retreat_supply: dict[str, Trace] = {}  # each side's supply as first traced this phase
 
     # --- checks --------------------------------------------------------------------------
     def plan(self, o: Attack, *, instant: bool) -> Plan | None:
@@ -345,8 +346,8 @@ class CombatPhase:
         here = [u for u in pos.at(h) if u.side == side]
         over = sum(map(stack_points, here + movers)) > stack_limit(pos.data, side)
         if side not in self._retreat_supply:  # a preference, not a rule: one trace per side per phase
-            self._retreat_supply[side] = general_supply(pos, side)
-        supplied = bool(self._retreat_supply[side][h])
+            self._retreat_supply[side] = supply_trace(pos, side)
+        supplied = self._retreat_supply[side].reaches(h)
         foes = sum(1 for n in pos.board.neighbours(h) if pos.enemy_occupied(n, side))
         col = int(pos.hex_id(h)[:2])
         toward_home = col if side == AXIS else -col

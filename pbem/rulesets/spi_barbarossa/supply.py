@@ -1,7 +1,7 @@
 """SUPPLY (A)-(J): general supply (one search per side) and attack supply (per supply unit)."""
 from __future__ import annotations
 
-from ...board.search import reach_mask, reachable
+from ...board.search import Trace, reachable
 from .data import AXIS, SOVIET, enemy
 from .position import Position, PUnit
 from .zoc import blocks_trace, controlled
@@ -43,31 +43,36 @@ def _supply_units(pos: Position, side: str) -> list[int]:
     return sorted({u.loc for u in pos.active_units(side) if u.ct.cls == "supply"})
 
 
-def general_supply(pos: Position, side: str, finnish: bool = False) -> bytearray:
-    """Hexes in general supply (a byte per hex, 1 = supplied): traced from the side's map edge (Finns: Helsinki) or a supply unit.
+def supply_trace(pos: Position, side: str, finnish: bool = False) -> Trace:
+    """The general-supply trace of a side: from its map edge (Finns: Helsinki) and its supply units.
 
     SUPPLY procedure: Soviets trace off the east edge, Germans and non-Finnish allies off the
     west edge, Finns to Helsinki; every side also to a supply unit; lines may cross frozen lakes
-    and the Kerch Straits (E). Cached per position version.
+    and the Kerch Straits (E). One trace per position signature, run only as far as asked.
     """
     key = ("gs", finnish) + pos.signature(side, own=side == SOVIET)
-    cache = pos.memo
-    if key in cache:
-        return cache[key]
-    flags = _passable(pos, side)
-    if finnish:
-        helsinki = pos.data.city_hex.get("Helsinki")
-        edge = [helsinki] if helsinki is not None else []
-    else:
-        edge = list(pos.data.edges.get("west" if side == AXIS else "east", ()))
-    sources = [h for h in edge if flags[h]] + _supply_units(pos, side)
-    return pos.remember(key, reach_mask(pos.board, sources, flags))
+    trace = pos.memo.get(key)
+    if trace is None:
+        flags = _passable(pos, side)
+        if finnish:
+            helsinki = pos.data.city_hex.get("Helsinki")
+            edge = [helsinki] if helsinki is not None else []
+        else:
+            edge = list(pos.data.edges.get("west" if side == AXIS else "east", ()))
+        sources = [h for h in edge if flags[h]] + _supply_units(pos, side)
+        trace = pos.remember(key, Trace(pos.board, sources, flags))
+    return trace
+
+
+def general_supply(pos: Position, side: str, finnish: bool = False) -> bytearray:
+    """Hexes in general supply, a byte per hex (1 = supplied)."""
+    return supply_trace(pos, side, finnish).mask()
 
 
 def in_general_supply(pos: Position, unit: PUnit) -> bool:
     if unit.loc is None:
         return False
-    return bool(general_supply(pos, unit.side, finnish=unit.ct.nation == "finnish")[unit.loc])
+    return supply_trace(pos, unit.side, finnish=unit.ct.nation == "finnish").reaches(unit.loc)
 
 
 def attack_supply_area(pos: Position, supply: PUnit) -> frozenset[int]:

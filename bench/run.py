@@ -1,0 +1,92 @@
+"""Benchmarks for `make bench` (never part of `make test`): results go to docs/performance.md.
+
+(a) wall time of `pbem adjudicate` on the worked example's German step divided by the wall time of
+    `python -c "import click, yaml, jsonschema, tabulate"` (target <= 1.3), both measured in this run,
+    interleaved, median of N runs each;
+(b) in-process adjudications of that step per second (target >= 100).
+"""
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+EX = ROOT / "examples/spi-barbarossa-1941"
+PY = sys.executable
+PBEM = str(Path(PY).with_name("pbem"))
+RUNS = int(os.environ.get("PBEM_BENCH_RUNS", "15"))
+
+
+def wall(cmd: list[str]) -> float:
+    t = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - t
+
+
+def cli_ratio() -> dict:
+    out = Path(tempfile.mkdtemp()) / "next.yaml"
+    adjudicate = [PBEM, "adjudicate", str(EX / "state-0.yaml"), str(EX / "orders-1-axis-a.yaml"), "-o", str(out), "--force"]
+    imports = [PY, "-c", "import click, yaml, jsonschema, tabulate"]
+    wall(adjudicate)  # warm the OS file cache and pbem's scenario cache, as a second game turn would be
+    a, b = [], []
+    for _ in range(RUNS):
+        a.append(wall(adjudicate))
+        b.append(wall(imports))
+    ma, mb = statistics.median(a), statistics.median(b)
+    return {"adjudicate_s": ma, "imports_s": mb, "ratio": ma / mb}
+
+
+def in_process() -> dict:
+    sys.path.insert(0, str(ROOT))
+    from pbem.core import game
+
+    state = game.load_state(str(EX / "state-0.yaml"))
+    orders = game.load_orders(str(EX / "orders-1-axis-a.yaml"))
+    game.adjudicate(state, [orders])  # load the scenario once, as a long-running script would
+    n, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < 3.0:
+        game.adjudicate(state, [orders])
+        n += 1
+    elapsed = time.perf_counter() - t0
+    return {"runs": n, "per_second": n / elapsed, "ms_each": 1000 * elapsed / n}
+
+
+def main() -> None:
+    cli = cli_ratio()
+    inproc = in_process()
+    when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
+    ok_a = "meets" if cli["ratio"] <= 1.3 else "misses"
+    ok_b = "meets" if inproc["per_second"] >= 100 else "misses"
+    lines = [
+        f"| measure | value | target | |",
+        f"|---|---|---|---|",
+        f"| (a) `pbem adjudicate` / `python -c \"import click, yaml, jsonschema, tabulate\"` | "
+        f"{cli['ratio']:.2f} ({cli['adjudicate_s'] * 1000:.0f} ms / {cli['imports_s'] * 1000:.0f} ms, median of {RUNS}) | <= 1.3 | {ok_a} |",
+        f"| (b) in-process adjudications of the same step per second | {inproc['per_second']:.0f} "
+        f"({inproc['ms_each']:.1f} ms each, {inproc['runs']} runs) | >= 100 | {ok_b} |",
+    ]
+    report = "\n".join(lines)
+    print(f"{when} on {machine}\n{report}")
+    doc = ROOT / "docs/performance.md"
+    text = doc.read_text() if doc.exists() else ""
+    marker = "<!-- bench results -->"
+    block = f"{marker}\nLast `make bench`: {when}, {machine}.\n\n{report}\n{marker}"
+    if marker in text:
+        head, _, rest = text.partition(marker)
+        _, _, tail = rest.partition(marker)
+        text = head + block + tail
+    else:
+        text = text + "\n" + block + "\n"
+    doc.write_text(text)
+
+
+if __name__ == "__main__":
+    main()
