@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench venv clean map setup
+.PHONY: demo test bench venv clean setup compile
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,15 +12,20 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# Byte-compile pbem as pip does for a regular install (an editable one is not, and with
+# PYTHONDONTWRITEBYTECODE set every run would compile it again). Cheap when nothing changed.
+compile: $(STAMP)
+	@$(PY) -m compileall -q pbem
+
 venv: $(STAMP)
 
-demo: $(STAMP)
+demo: compile
 	@bash examples/spi-barbarossa-1941/run.sh $(VENV)/bin/pbem
 
 test: $(STAMP)
 	$(PY) -m pytest -q
 
-bench: $(STAMP)
+bench: compile
 	$(PY) bench/run.py
 
 # Developer targets: regenerate committed data (the map needs the `mapgen` extra in a separate venv).

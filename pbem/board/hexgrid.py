@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..core.errors import SchemaError
+from types import MappingProxyType
+
 from ..core.frozen import EMPTY, freeze
 from .topology import Topology
 
@@ -45,19 +47,23 @@ class HexGrid(Topology):
 
     def __init__(self, columns: int, rows: int, hexes: Mapping[str, Mapping[str, Any]],
                  hexsides: Mapping[frozenset, Mapping[str, Any]], names: Mapping[str, str]) -> None:
-        ids = [hex_id(c, r) for c in range(1, columns + 1) for r in range(1, rows + 1)]
+        ids = [f"{c:02d}{r:02d}" for c in range(1, columns + 1) for r in range(1, rows + 1)]
         super().__init__(ids, names)
         self.columns, self.rows = columns, rows
-        self._cube = [to_cube(*parse_hex_id(h)) for h in ids]
-        self._data = [freeze(dict(hexes.get(h, {}))) for h in ids]
+        self._cube = [to_cube(c, r) for c in range(1, columns + 1) for r in range(1, rows + 1)]
+        self._data = [MappingProxyType(dict(hexes[h])) if h in hexes else EMPTY for h in ids]
+        # Neighbours by index arithmetic (index = (col-1)*rows + row-1): odd columns meet rows r-1 and r
+        # of the columns beside them, even columns (shifted down) rows r and r+1.
         nbrs: list[tuple[int, ...]] = []
-        for i, (x, z) in enumerate(self._cube):
-            out = []
-            for dx, dz in _DIRECTIONS:
-                col, row = from_cube(x + dx, z + dz)
-                if 1 <= col <= columns and 1 <= row <= rows:
-                    out.append(self._index[hex_id(col, row)])
-            nbrs.append(tuple(sorted(out)))
+        for c in range(1, columns + 1):
+            side_rows = (-1, 0) if c % 2 else (0, 1)
+            for r in range(1, rows + 1):
+                out = []
+                for cc, rr in ((c, r - 1), (c, r + 1), (c - 1, r + side_rows[0]), (c - 1, r + side_rows[1]),
+                               (c + 1, r + side_rows[0]), (c + 1, r + side_rows[1])):
+                    if 1 <= cc <= columns and 1 <= rr <= rows:
+                        out.append((cc - 1) * rows + rr - 1)
+                nbrs.append(tuple(sorted(out)))
         self._nbrs = nbrs
         self._links: dict[tuple[int, int], Mapping[str, Any]] = {}
         for pair, feats in hexsides.items():
