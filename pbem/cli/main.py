@@ -147,9 +147,10 @@ def show(state_file: str, side: str | None, report_fmt: str | None, as_json: boo
 @click.argument("state_file", metavar="STATE")
 @click.option("--side", required=True)
 @click.option("-o", "--output", required=True, help="orders file to write ('-' for standard output)")
+@click.option("--secret", "secret_file", help="committed dice: your secret file, to put your next reveal in the orders")
 @force_option
 @run
-def template(state_file: str, side: str, output: str, force: bool) -> None:
+def template(state_file: str, side: str, output: str, secret_file: str | None, force: bool) -> None:
     """Write an orders skeleton for SIDE's current step."""
     state = game.load_state(state_file)
     rs = game.ruleset_of(state)
@@ -157,9 +158,13 @@ def template(state_file: str, side: str, output: str, force: bool) -> None:
         raise UsageError(f"step {state.step} awaits {', '.join(rs.submitters(state)) or 'nobody'}, not {side!r}")
     body = {"format": "pbem/orders@1", "game": state.game, "side": side, "step": state.step, "state": state.hash()}
     body.update(rs.template(state, side))
+    if state.dice.mode == "committed":
+        if secret_file is None:
+            raise UsageError("this game uses committed dice: give your secret file with --secret to add your reveal")
+        body["dice"] = {"reveal": game.next_reveal(state, game.load_secret(secret_file), side)}
     notes = rs.template_notes(state, side) if hasattr(rs, "template_notes") else []
     text = "".join(f"# {n}\n" for n in notes) + dump_yaml(body)
-    write_atomic(output, text, force=force, protect=(state_file,))
+    write_atomic(output, text, force=force, protect=(state_file,) + ((secret_file,) if secret_file else ()))
     if output != "-":
         click.echo(f"orders template for {side} written to {output}")
 

@@ -33,6 +33,19 @@ def load_secret(path: str) -> dict:
     return load_document(path, "secret")
 
 
+def next_reveal(state: GameState, secret: Mapping[str, Any], side: str) -> str:
+    """A side's next hash-chain element for this step (committed dice), checked against the state."""
+    if secret["side"] != side:
+        raise MismatchError(f"the secret file is {secret['side']!r}'s, not {side!r}'s")
+    chain = state.dice.chains.get(side)
+    if chain is None:
+        raise MismatchError(f"side {side!r} has no dice commitment in this game")
+    element = dicemod.chain_element(secret["seed"], secret["length"], chain["index"] + 1)
+    if not dicemod.verify_reveal(chain["last"], element):
+        raise MismatchError("the secret file does not belong to this game's commitment for " + side)
+    return element
+
+
 def ruleset_of(state: GameState) -> Any:
     from ..rulesets import get
 
@@ -96,8 +109,7 @@ def _reveals(state: GameState, orders: Sequence[OrdersFile], secrets: Sequence[M
             if element is None:
                 raise MismatchError(f"committed dice: orders of {side!r} carry no dice reveal", where=by_side[side].source)
         elif side in secret_by_side:
-            sec = secret_by_side[side]
-            element = dicemod.chain_element(sec["seed"], sec["length"], chain["index"] + 1)
+            element = next_reveal(state, secret_by_side[side], side)
         elif recorded is not None and side in recorded:
             element = recorded[side]["last"]
         else:
