@@ -164,3 +164,21 @@ def test_defender_already_attacked_is_not_attacked_again_after_a_retreat():
     assert where(out.state, "r1") == "0805"
     [cancel] = kinds(out, "attack-cancelled")
     assert cancel["code"] == "ATTACK_DEFENDER_TWICE"
+
+
+def test_D_one_attack_on_two_hexes_combines_their_defence():
+    """COMBAT (D): a group of attackers next to two enemy hexes may attack both as one combat; every
+    attacker must be next to every hex attacked, and each hex keeps its own terrain doubling."""
+    # 0705 (clear) and 0706 (clear) both border 0605 and 0606? 0605 (even col): col 7 rows 5, 6.
+    s = mini_state({"pz1": "0605", "sup1": "0504", "r1": "0705", "r2": "0706"})
+    out = play(s, {"attack": ["0705", "0706"], "with": ["pz1"]})
+    [c] = kinds(out, "combat")
+    assert c["hexes"] == ["0705", "0706"] and c["defense"] == 8 and c["defenders"] == ["r1", "r2"]
+    s2 = mini_state({"pz1": "0605", "pz2": "0606", "sup1": "0504", "r1": "0705", "r2": "0706"})  # 0606 touches 0706 only
+    assert codes(s2, {"attack": ["0705", "0706"], "with": ["pz1", "pz2"]}) == ["ATTACK_NOT_ADJACENT"]
+
+
+def test_D_attacked_hexes_cannot_be_attacked_again():
+    s = mini_state({"pz1": "0605", "pz2": "0606", "sup1": "0504", "r1": "0705", "r2": "0706"})
+    assert codes(s, {"attack": ["0705", "0706"], "with": ["pz1"]},
+                 {"attack": "0706", "with": ["pz2"]}) == ["ATTACK_DEFENDER_TWICE"]

@@ -110,3 +110,24 @@ def test_winter_lakes_frozen():
     s = mini_state({"t1": "1201", "r1": "1310"}, side="soviet")
     assert codes(s, {"move": "t1", "path": ["1202"]}) == ["MOVE_IMPASSABLE"]
     assert codes(s.evolve(date="1942-01"), {"move": "t1", "path": ["1202"]}) == []
+
+
+def test_K_finns_may_not_rail_beyond_six_hexes():
+    """MOVEMENT (K) applies to rail moves too."""
+    s = mini_state({"fin1": "0102", "r1": "1310"})
+    path = ["0202", "0302", "0402", "0502", "0602", "0702", "0802", "0902"]
+    # the ussr half was never passed by Axis units, so stop in Germany: 0402 -> 0602 is within six,
+    assert codes(s, {"rail": "fin1", "path": path[:5]}) == []
+    s2 = mini_state({"fin1": "0102", "r1": "1310"})
+    from pbem.core.frozen import freeze
+    far = mini_state({"fin1": "0102", "r1": "1310"}).evolve(extras=freeze({**dict(s2.extras), "passed": {
+        h: "axis" for h in ["0702", "0802", "0902", "1002"]}}))
+    assert codes(far, {"rail": "fin1", "path": path + ["1002"]}) == ["MOVE_FINNISH_LIMIT"]
+
+
+def test_L_no_rail_across_the_kerch_straits():
+    """MOVEMENT (L): the straits are crossed only by the five-phase procedure, not by rail."""
+    from pbem.core.frozen import freeze
+    s = mini_state({"infk1": "1309", "r1": "0101"})
+    s = s.evolve(extras=freeze({**dict(s.extras), "passed": {"1309": "axis", "1409": "axis", "1410": "axis"}}))
+    assert codes(s, {"rail": "infk1", "path": ["1409", "1410"]}) == ["RAIL_ACROSS_KERCH"]

@@ -27,7 +27,7 @@ class Plan:
     """A checked attack: who, where, with what support, at what strength."""
 
     order: Attack
-    target: int
+    targets: list[int]
     defenders: list[PUnit]
     attackers: list[PUnit]
     supply: PUnit | None
@@ -58,15 +58,23 @@ class CombatPhase:
         def bad(code: str, case: str, msg: str, **kw: Any) -> None:
             problems.append((code, case, msg, kw))
 
-        target = st.place(o, o.target) if not instant else pos.board.index(pos.board.resolve(o.target))
-        if target is None:
-            return None
-        defenders = pos.at(target) if pos.enemy_occupied(target, self.side) else []
-        if not defenders:
-            bad("ATTACK_NO_ENEMY", "COMBAT (A)", f"{pos.label(target)} holds no enemy unit", place=target)
-        if target in self.attacked_hexes or any(d.id in self.attacked_units for d in defenders):
-            bad("ATTACK_DEFENDER_TWICE", "COMBAT (C)", f"units in {pos.label(target)} were already attacked this phase",
-                place=target)
+        targets = []
+        for ref in o.targets:
+            t = st.place(o, ref) if not instant else pos.board.index(pos.board.resolve(ref))
+            if t is None:
+                return None
+            if t not in targets:
+                targets.append(t)
+        target = targets[0]
+        defenders = []
+        for t in targets:
+            here = pos.at(t) if pos.enemy_occupied(t, self.side) else []
+            if not here:
+                bad("ATTACK_NO_ENEMY", "COMBAT (A)", f"{pos.label(t)} holds no enemy unit", place=t)
+            if t in self.attacked_hexes or any(d.id in self.attacked_units for d in here):
+                bad("ATTACK_DEFENDER_TWICE", "COMBAT (C)", f"units in {pos.label(t)} were already attacked this phase",
+                    place=t)
+            defenders += here
         attackers = []
         for uid in o.units:
             u = pos.units.get(uid) if instant else st.own_unit(o, uid)
@@ -81,11 +89,12 @@ class CombatPhase:
                 continue
             if u.id in self.used:
                 bad("ATTACK_UNIT_TWICE", "COMBAT (C)", f"{u.id} has already attacked this phase", unit=u.id)
-            if u.loc not in pos.board.neighbours(target):
-                bad("ATTACK_NOT_ADJACENT", "COMBAT (A)", f"{u.id} at {pos.label(u.loc)} is not next to {pos.label(target)}",
-                    unit=u.id, place=u.loc)
-            elif (min(u.loc, target), max(u.loc, target)) in pos.data.strait_pairs:
-                bad("ATTACK_ACROSS_KERCH", "COMBAT (K)", f"{u.id} cannot attack across the Kerch Straits", unit=u.id)
+            for t in targets:  # COMBAT (A), (D): next to every hex it attacks
+                if u.loc not in pos.board.neighbours(t):
+                    bad("ATTACK_NOT_ADJACENT", "COMBAT (D)" if len(targets) > 1 else "COMBAT (A)",
+                        f"{u.id} at {pos.label(u.loc)} is not next to {pos.label(t)}", unit=u.id, place=u.loc)
+                elif (min(u.loc, t), max(u.loc, t)) in pos.data.strait_pairs:
+                    bad("ATTACK_ACROSS_KERCH", "COMBAT (K)", f"{u.id} cannot attack across the Kerch Straits", unit=u.id)
             attackers.append(u)
         supply = self._supply(o, attackers, bad, instant)
         air = self._air(o, attackers, target, bad, instant)
@@ -100,9 +109,13 @@ class CombatPhase:
         hexes = sorted({u.loc for u in attackers})
         air_value = 1 if pos.weather == "winter" else 2  # Winter (C)
         attack = sum(u.ct.attack for u in attackers) + air_value * len(air)
-        mult, why = defense_multiplier(pos, target, hexes, defenders)
-        defense = sum(d.ct.defense for d in defenders) * mult
-        return Plan(o, target, defenders, attackers, supply, air, attack, defense, why)
+        defense, why = 0, []
+        for t in targets:  # each defending hex keeps its own terrain (and Finnish) doubling
+            here = [d for d in defenders if d.loc == t]
+            mult, reasons = defense_multiplier(pos, t, hexes, here)
+            defense += sum(d.ct.defense for d in here) * mult
+            why += [r + (f" ({pos.hex_id(t)})" if len(targets) > 1 else "") for r in reasons]
+        return Plan(o, targets, defenders, attackers, supply, air, attack, defense, why)
 
     def _supply(self, o: Attack, attackers: list[PUnit], bad: Any, instant: bool) -> PUnit | None:
         """SUPPLY (I), (C), (G); Rasputitsa (A), Winter (B): a supply unit in range of every attacker."""
@@ -181,7 +194,7 @@ class CombatPhase:
         return out
 
     def claim(self, plan: Plan) -> None:
-        self.attacked_hexes.add(plan.target)
+        self.attacked_hexes.update(plan.targets)
         self.attacked_units.update(d.id for d in plan.defenders)
         self.used.update(u.id for u in plan.attackers)
         self.used.update(lw.id for lw, _ in plan.air)
@@ -236,13 +249,15 @@ class CombatPhase:
         if col is None:
             result, roll = crt.below, None
         else:
-            roll = dice.roll(label, 6, purpose=f"CRT {crt.id} at {odds_text(col)} on {pos.hex_id(plan.target)}")
+            roll = dice.roll(label, 6, purpose=f"CRT {crt.id} at {odds_text(col)} on "
+                             + "+".join(pos.hex_id(t) for t in plan.targets))
             result = crt.results[col][roll - 1]
         if plan.supply is not None:
             self.spent_supply[plan.supply.id] = plan.supply
-        terrain = pos.data.terrain_of[plan.target]
+        terrain = "+".join(pos.data.terrain_of[t] for t in plan.targets)
         record = dict(
-            number=number, order=plan.order.index + 1, hex=pos.hex_id(plan.target), hex_label=pos.label(plan.target),
+            number=number, order=plan.order.index + 1, hex=pos.hex_id(plan.targets[0]),
+            hexes=[pos.hex_id(t) for t in plan.targets], hex_label=" + ".join(pos.label(t) for t in plan.targets),
             attackers=[u.id for u in plan.attackers], defenders=[d.id for d in plan.defenders],
             air=[lw.id for lw, _ in plan.air], supply=plan.supply.id if plan.supply else None,
             attack=plan.attack, defense=plan.defense, terrain=terrain, modifiers=plan.modifiers,
@@ -250,7 +265,7 @@ class CombatPhase:
         )
         consequences = self.apply(plan, result)
         record["consequences"] = consequences
-        st.event("combat", f"attack {number} on {pos.label(plan.target)}: {plan.attack} to {plan.defense} = "
+        st.event("combat", f"attack {number} on {record['hex_label']}: {plan.attack} to {plan.defense} = "
                  f"{odds_text(col)}, CRT {crt.id}, roll {roll if roll else '-'}: {result}", **record)
 
     # --- results -------------------------------------------------------------------------
@@ -262,13 +277,13 @@ class CombatPhase:
                 pos.remove(u)
                 out.append(f"{u.id} eliminated")
         elif result == "Ar":
-            out += self.retreat(plan.attackers, self.side, plan.order.retreat, plan.target)
+            out += self.retreat(plan.attackers, self.side, plan.order.retreat, plan.targets[0])
         elif result == "DE":
             for d in plan.defenders:
                 pos.remove(d)
                 out.append(f"{d.id} eliminated")
         elif result == "Dr":
-            out += self.retreat(plan.defenders, enemy(self.side), None, plan.target)
+            out += self.retreat(plan.defenders, enemy(self.side), None, plan.targets[0])
         return out
 
     def retreat(self, units: list[PUnit], side: str, wish: str | None, source_hex: int) -> list[str]:

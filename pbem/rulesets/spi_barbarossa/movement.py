@@ -225,7 +225,16 @@ class MovementPhase:
                     unit=units[0].id)
             return
         a = units[0].loc
+        fin = finnish_distance(pos.data) if any(u.ct.nation == "finnish" for u in units) else None
         for b in [a] + path:
+            if b != a and (min(a, b), max(a, b)) in pos.data.strait_pairs:
+                st.fail(o, "RAIL_ACROSS_KERCH", "MOVEMENT (L)", "the Kerch Straits are crossed only by the five-phase "
+                        "procedure of MOVEMENT (L), never by rail", unit=units[0].id, place=b)
+                return
+            if fin is not None and fin.get(b, 99) > FINNISH_LIMIT:
+                st.fail(o, "MOVE_FINNISH_LIMIT", "MOVEMENT (K)",
+                        f"{pos.label(b)} is more than {FINNISH_LIMIT} hexes from the 1941 Finnish border", unit=units[0].id, place=b)
+                return
             if b != a and b not in pos.board.neighbours(a):
                 st.fail(o, "MOVE_NOT_ADJACENT", "MOVEMENT (M)", f"{pos.label(b)} is not next to {pos.label(a)}",
                         unit=units[0].id, place=b)
@@ -284,7 +293,7 @@ class MovementPhase:
         if not victims:
             st.fail(o, "OVERRUN_NO_ENEMY", "OVERRUN", f"{pos.label(target)} holds no enemy unit to overrun", place=target)
             return
-        units, paths, crossed_river = [], [], True
+        units, paths, costs, crossed_river = [], [], [], True
         for uid, refs in o.paths:
             u = st.own_unit(o, uid)
             path = st.places(o, refs)
@@ -299,8 +308,10 @@ class MovementPhase:
                 return
             if not self.ready(o, u):
                 return
-            if self.walk(o, u, path, final_cost=OVERRUN_COST, overrun_target=target) is None:
+            cost = self.walk(o, u, path, final_cost=OVERRUN_COST, overrun_target=target)
+            if cost is None:
                 return
+            costs.append(cost)
             before = path[-2] if len(path) > 1 else u.loc
             key = (before, target) if before < target else (target, before)
             crossed_river = crossed_river and key in pos.data.river_pairs
@@ -322,8 +333,8 @@ class MovementPhase:
             return
         pos.vacate(target)
         self._ezoc = None
-        for u, path in zip(units, paths):
-            self.arrive(o, [u], path, "move", None)
+        for u, path, cost in zip(units, paths, costs):
+            self.arrive(o, [u], path, "move", cost)  # the cost includes OVERRUN (D)'s three points
         self.victims.append((target, [v.id for v in victims]))
         st.event("overrun", f"{'+'.join(u.id for u in units)} overrun {'+'.join(v.id for v in victims)} at "
                  f"{pos.label(target)}: {attack} to {defense}", hex=pos.hex_id(target), units=[u.id for u in units],

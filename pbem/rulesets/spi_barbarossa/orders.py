@@ -63,9 +63,10 @@ class AirSupport:
 
 @dataclass(frozen=True)
 class Attack(Order):
-    """COMBAT: units adjacent to an enemy hex attack it, with a supply unit and optional Luftwaffe."""
+    """COMBAT: units adjacent to one or more enemy hexes (COMBAT (D)) attack them, with a supply unit
+    and optional Luftwaffe."""
 
-    target: str
+    targets: tuple[str, ...]
     units: tuple[str, ...]
     supply: str | None
     air: tuple[AirSupport, ...]
@@ -73,7 +74,7 @@ class Attack(Order):
 
     def text(self) -> str:
         extra = f" + air {'+'.join(a.unit for a in self.air)}" if self.air else ""
-        return f"attack {self.target} with {'+'.join(self.units)}{extra}"
+        return f"attack {'+'.join(self.targets)} with {'+'.join(self.units)}{extra}"
 
 
 @dataclass(frozen=True)
@@ -141,7 +142,7 @@ def _build(i: int, d: dict) -> Order:
         for a in d.get("air") or []:
             air.append(AirSupport(str(a["unit"]), str(a["hex"]) if a.get("hex") is not None else None)
                        if isinstance(a, dict) else AirSupport(str(a), None))
-        return Attack(i, str(d["attack"]), _as_list(d["with"]), d.get("supply"), tuple(air),
+        return Attack(i, _as_list(d["attack"]), _as_list(d["with"]), d.get("supply"), tuple(air),
                       str(d["retreat"]) if d.get("retreat") is not None else None)
     if "enter" in d:
         return Enter(i, str(d["enter"]), str(d["at"]))

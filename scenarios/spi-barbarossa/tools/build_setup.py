@@ -28,7 +28,7 @@ from pbem.rulesets.spi_barbarossa.setup import covered, deploy_countries, front_
 AXIS_ANCHORS = {
     "pzgr4": "Kaunas", "pzgr3": "Vilnius", "pzgr2": "Brest", "pzgr1": "Lvov", "pzgr-extra": "Brest",
     "a18": "Riga", "a16": "Kaunas", "a9": "Vilnius", "a4": "Brest", "a6": "Lvov", "a17": "Lvov", "a11": "Iasi",
-    "a-west": "Brest", "ro3": "Iasi", "ro4": "Odessa", "ro-k1": "Iasi", "ro-k2": "Odessa",
+    "a-west": "Brest",
     "sup-north": "Kaunas", "sup-centre": "Brest", "sup-south": "Lvov", "lf1": "Kaunas", "lf2": "Brest", "lf4": "Lvov",
     "lf5": "Vilnius",
 }
@@ -130,10 +130,12 @@ def main() -> None:
             continue
         on_front = lambda uu, h: ax_allowed(uu, h) and (h in front or u.ct.support)  # noqa: E731
         put(u, near(city, "axis", u, on_front))
-    others = [u for u in axis if u.id not in placements["axis"]]
+    # German units cover the front first, Rumanians last, so that What-if 2 (no Rumanian armies) still
+    # leaves a covered front with the same deployment.
+    others = sorted((u for u in axis if u.id not in placements["axis"]), key=lambda u: (u.ct.nation == "rumanian", u.id))
     cover("axis", others, front, ax_allowed)
-    for u in others:
-        put(u, near("Warsaw", "axis", u, ax_allowed))
+    for u in others:  # what the front did not need: Rumanians behind the Prut, Germans at Warsaw
+        put(u, near("Iasi" if u.ct.nation == "rumanian" else "Warsaw", "axis", u, ax_allowed))
 
     doc = {"format": "pbem/table@1", "table": "setup", "ruleset": "spi-barbarossa",
            "source": {"reconstructed": (
@@ -144,7 +146,8 @@ def main() -> None:
            "sides": {s: dict(sorted(placements[s].items())) for s in ("soviet", "axis")}}
     out = ROOT / "scenarios/spi-barbarossa/setup-1941.yaml"
     out.write_text(yaml.safe_dump(doc, sort_keys=False, width=110))
-    for opts in [(), ("smaller-france-garrison", "extra-luftwaffe", "more-panzers"), ("finland-neutral",)]:
+    for opts in [(), ("smaller-france-garrison", "extra-luftwaffe", "more-panzers"), ("finland-neutral",),
+                 ("rumania-neutral",)]:
         SpiBarbarossa().new_game(find_scenario(str(ROOT / "scenarios/spi-barbarossa/barbarossa-1941.scenario.yaml")),
                                  game_id="check", dice=DiceState("seed", seed="x"), options=opts, setup="historical")
     print(f"wrote {out}: {len(placements['soviet'])} Soviet and {len(placements['axis'])} Axis units; setup checks pass")
