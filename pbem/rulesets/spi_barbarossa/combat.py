@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from ...core.dice import Dice
-from .common import Step, defense_multiplier, stack_limit, stack_points
+from .common import Step, defense_multiplier, defense_strength, stack_limit, stack_points
 from .data import AXIS, SOVIET, Crt, enemy, odds_column, odds_text
 from .orders import Attack
 from .position import PUnit
@@ -113,7 +113,7 @@ class CombatPhase:
         for t in targets:  # each defending hex keeps its own terrain (and Finnish) doubling
             here = [d for d in defenders if d.loc == t]
             mult, reasons = defense_multiplier(pos, t, hexes, here)
-            defense += sum(d.ct.defense for d in here) * mult
+            defense += defense_strength(here) * mult
             why += [r + (f" ({pos.hex_id(t)})" if len(targets) > 1 else "") for r in reasons]
         return Plan(o, targets, defenders, attackers, supply, air, attack, defense, why)
 
@@ -331,6 +331,7 @@ class CombatPhase:
             return out
         for u in movers:
             pos.place(u, dest)
+            u.flags.pop("fortified", None)
         changed = pos.pass_through(side, [dest])
         out.append(f"{'+'.join(u.id for u in movers)} retreat to {pos.label(dest)}")
         names = {h: n for n, h in pos.data.city_hex.items()}

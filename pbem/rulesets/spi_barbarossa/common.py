@@ -122,5 +122,10 @@ def defense_multiplier(pos: Position, target: int, attacker_hexes: Sequence[int]
     return mult, why
 
 
+def defense_strength(units: Sequence[PUnit]) -> int:
+    """Printed defence, doubled for Soviet units still in their fortified frontier hex (What-if 6)."""
+    return sum(u.ct.defense * (2 if u.flags.get("fortified") else 1) for u in units)
+
+
 def side_name(side: str) -> str:
     return {AXIS: "German-Allied", SOVIET: "Soviet"}.get(side, side)

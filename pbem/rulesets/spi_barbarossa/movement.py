@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ...core.orders import Order
-from .common import Step, defense_multiplier, finnish_distance, stack_limit, stack_points
+from .common import Step, defense_multiplier, defense_strength, finnish_distance, stack_limit, stack_points
 from .data import AXIS, SOVIET, enemy
 from .orders import Enter, Move, Overrun, Rail
 from .position import PUnit
@@ -24,6 +24,8 @@ FINNISH_LIMIT = 6  # MOVEMENT (K)
 def allowance(step: Step, u: PUnit) -> int:
     """Movement allowance after weather: German motorized 5 and German infantry 2 in mud and winter."""
     ma = u.ct.move
+    if "mechanized-infantry" in step.pos.options and u.ct.nation == "german" and u.ct.infantry:
+        ma = 8  # What-if 8: the German infantry in trucks
     if step.pos.weather in ("mud", "winter") and u.ct.nation == "german":
         if u.ct.motorized:
             ma = min(ma, 5)
@@ -146,6 +148,7 @@ class MovementPhase:
         for u in units:
             pos.place(u, path[-1])
             u.flags["moved"] = self.serial
+            u.flags.pop("fortified", None)  # What-if 6: the frontier works stay behind
             self.moved.add(u.id)
         self.entered_by[path[-1]] = o
         changed = pos.pass_through(self.side, path)
@@ -320,7 +323,7 @@ class MovementPhase:
         attack = sum(u.ct.attack for u in units)
         starts = [p[-2] if len(p) > 1 else u.loc for u, p in zip(units, paths)]
         mult, why = defense_multiplier(pos, target, starts if crossed_river else [], victims)
-        defense = sum(v.ct.defense for v in victims) * mult
+        defense = defense_strength(victims) * mult
         if attack < OVERRUN_ODDS * defense:
             st.fail(o, "OVERRUN_BELOW_9_TO_1", "OVERRUN", f"attack {attack} against defence {defense}"
                     + (f" ({', '.join(why)})" if why else "") + f" is below 9-1 (needs {OVERRUN_ODDS * defense})",

@@ -56,6 +56,7 @@ class Position:
         self.data = data
         self.board = data.board
         self.date = state.date
+        self.options = frozenset(state.options)
         self.turn = state.turn
         self.weather = data.weather_for(state.date)
         self.units: dict[str, PUnit] = {}

@@ -32,6 +32,11 @@ PHASE_TEXT = {SETUP: "initial deployment", FIRST: "first movement phase and comb
               SECOND: "second movement phase", OVER: "game over"}
 
 
+def previous_month(date: str) -> str:
+    y, m = int(date[:4]), int(date[5:7])
+    return f"{y - (m == 1)}-{((m - 2) % 12) + 1:02d}"
+
+
 def next_month(date: str) -> str:
     y, m = int(date[:4]), int(date[5:7])
     return f"{y + (m == 12)}-{(m % 12) + 1:02d}"
@@ -59,6 +64,8 @@ class SpiBarbarossa(Ruleset):
             flags = {"setup": True} if u.get("start") else {"arrives": u["arrives"]}
             units.append(Unit(u["id"], d.counter(u["type"]).side, u["type"], None, "pending", freeze(flags)))
         first = scenario.doc["turns"]["first"]
+        if "early-start" in options:  # What-if 4: the invasion on 15 May, one turn earlier
+            first = previous_month(first)
         state = GameState(
             game=game_id, ruleset=self.id, scenario=ScenarioRef(scenario.ref, scenario.digest,
                                                                  None if scenario.builtin else scenario.ref),
@@ -172,6 +179,8 @@ class SpiBarbarossa(Ruleset):
             nside, nphase, turn, date = AXIS, FIRST, turn + 1, next_month(date)
             self._arrivals(pos, step, date)
             extras["weather"] = pos.data.weather_for(date)
+            if pos.weather == "winter" and extras["weather"] != "winter":
+                self._thaw(pos, step)
             step.event("turn", f"game-turn {turn}: {date}, weather {extras['weather']}", turn=turn, date=date,
                        weather=extras["weather"])
         extras["passed"] = pos.passed_extras()
@@ -180,6 +189,26 @@ class SpiBarbarossa(Ruleset):
         return state.evolve(turn=turn, date=date, phase=nphase, awaiting=awaiting, units=pos.units_tuple(),
                             control=freeze(pos.control()), extras=freeze(extras),
                             result=freeze(result) if result else None)
+
+    def _thaw(self, pos: Position, step: Step) -> None:
+        """Winter (E): at the thaw the enemy moves each unit on an all-lake hex to a lake-shore hex of his
+        choice. The enemy's choice is our fixed one: the shore hex farthest from the owner's supply edge
+        that holds no enemy unit (then the lowest hex id); with none, the unit is eliminated."""
+        lakes = [h for h in sorted(pos.occ) if pos.data.terrain_of[h] == "lake"]
+        for h in lakes:
+            for u in list(pos.at(h)):
+                shore = [n for n in pos.board.neighbours(h) if pos.data.terrain_of[n] not in ("lake", "sea")
+                         and not pos.enemy_occupied(n, u.side)]
+                if not shore:
+                    pos.remove(u)
+                    step.event("eliminated", f"{u.id} drowns at the thaw: no lake shore to go to (Winter (E))",
+                               units=[u.id], hex=pos.hex_id(h), cause="thaw")
+                    continue
+                col = lambda n: int(pos.hex_id(n)[:2])  # noqa: E731
+                dest = min(shore, key=lambda n: (col(n) if u.side == SOVIET else -col(n), pos.hex_id(n)))
+                pos.place(u, dest)
+                step.event("thaw", f"{u.id} is moved off the thawing lake to {pos.label(dest)} by the enemy (Winter (E))",
+                           unit=u.id, hex=pos.hex_id(dest))
 
     def _arrivals(self, pos: Position, step: Step, date: str) -> None:
         """Returns of used-up supply units and Soviet replacements, from the order of battle's schedule."""

@@ -93,7 +93,15 @@ def run_setup(step: Step, orders: Sequence[Place], options: Sequence[str]) -> No
         if sum(map(stack_points, mine)) > limit:
             step.fail(None, "STACK_OVER_LIMIT", "STACKING", f"{pos.label(h)} is over the stacking limit: "
                       + ", ".join(u.id for u in mine), place=h)
-    uncovered = [h for h in front_hexes(pos, side, options) if not covered(pos, h, side)]
+    front = front_hexes(pos, side, options)
+    if side == SOVIET and "fortified-frontier" in options:  # What-if 6
+        for h in front:
+            for u in pos.at(h):
+                if u.side == SOVIET:
+                    u.flags["fortified"] = True
+    if side == SOVIET and "soviet-depth" in options:
+        return  # What-if 5: the Soviets need not cover the frontier
+    uncovered = [h for h in front if not covered(pos, h, side)]
     if uncovered:
         who = "infantry units or their zones of control" if side == SOVIET else "units or their zones of control"
         step.fail(None, "SETUP_FRONT_UNCOVERED", "Initial Deployment",

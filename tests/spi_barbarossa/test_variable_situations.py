@@ -1,0 +1,61 @@
+"""Variable Situations (What-ifs) and Winter (E), on the mini scenario."""
+import pytest
+
+from pbem.core import game
+from pbem.core.errors import OrdersRejected, ReferenceError_
+from tests.conftest import MINI, codes, kinds, mini_state, orders_for, play, where
+
+
+def test_whatif_4_early_start_is_one_turn_earlier():
+    """What-if 4: the invasion starts on the original planning date, one game-turn earlier."""
+    assert game.new_game(MINI, game_id="g", seed="s").date == "1941-06"
+    assert game.new_game(MINI, game_id="g", seed="s", options=["early-start"]).date == "1941-05"
+
+
+def test_unknown_or_unimplemented_options_are_refused():
+    with pytest.raises(ReferenceError_):
+        game.new_game(MINI, game_id="g", seed="s", options=["no-such-option"])
+
+
+def test_whatif_5_soviets_need_not_cover_the_frontier():
+    """What-if 5: the Soviets may set up anywhere within their frontier without covering it."""
+    for opts, expected in (((), ["SETUP_FRONT_UNCOVERED"]), (("soviet-depth",), [])):
+        s = game.new_game(MINI, game_id="g", seed="s", options=opts)
+        items = [{"place": u, "at": h} for u, h in
+                 {"r1": "1102", "r2": "1105", "r3": "1108", "r4": "1204", "t1": "1305", "ssup1": "1306"}.items()]
+        assert [v.code for v in game.check(s, [orders_for(s, *items)])] == expected
+
+
+def test_whatif_6_fortified_frontier_doubles_frontier_units_until_they_move():
+    """What-if 6: Russian units placed adjacent to the frontier are doubled on defence (our reading: while
+    they stay in the hex they were placed in)."""
+    s = game.new_game(MINI, game_id="g", seed="s", options=["fortified-frontier"], setup="historical")
+    r1 = s.unit("r2")
+    assert r1.flags.get("fortified") is True and r1.location == "0705"
+    state = mini_state({"pz1": "0604", "sup1": "0504", "r2": "0705"}, flags={"r2": {"fortified": True}})
+    [c] = kinds(play(state, {"attack": "0705", "with": ["pz1"]}), "combat")
+    assert c["defense"] == 8  # 2-4-2 doubled
+    moved = mini_state({"r2": "0805", "pz1": "0101"}, side="soviet", flags={"r2": {"fortified": True}})
+    out = play(moved, {"move": "r2", "path": ["0905"]})
+    assert "fortified" not in out.state.unit("r2").flags
+
+
+def test_whatif_8_german_infantry_moves_eight():
+    """What-if 8: all German infantry have a movement allowance of 8."""
+    path = ["0102", "0103", "0104", "0105", "0106", "0107", "0108", "0109"]
+    plain = mini_state({"inf1": "0101", "r1": "1310"})
+    assert codes(plain, {"move": "inf1", "path": path}) == ["MOVE_EXCEEDS_ALLOWANCE"]
+    trucks = plain.evolve(options=("mechanized-infantry",))
+    assert codes(trucks, {"move": "inf1", "path": path}) == []
+
+
+def test_winter_E_units_on_a_thawing_lake_are_moved_ashore_by_the_enemy():
+    """Winter (E): a unit on an all-lake hex when it thaws is moved by the enemy to a lake-shore hex."""
+    from pbem.core.frozen import freeze
+    s = mini_state({"t1": "1202", "pz1": "0101"}, side="soviet", phase="second-movement", date="1942-02", turn=9)
+    s = s.evolve(extras=freeze({**dict(s.extras), "last_turn": "1942-05"}))  # the mini game would end in 1941
+    out = play(s)
+    assert out.state.date == "1942-03"
+    [t] = kinds(out, "thaw")
+    assert t["unit"] == "t1" and where(out.state, "t1") != "1202"
+    assert where(out.state, "t1") in ("1102", "1103", "1201", "1203", "1302", "1303")
