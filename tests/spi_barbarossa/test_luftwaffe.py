@@ -58,3 +58,22 @@ def test_winter_air_units_attack_at_one():
 
 def test_luftwaffe_cannot_attack_as_a_ground_unit():
     assert codes(base(), {"attack": "0705", "with": ["pz1", "lw1"]}) == ["ATTACK_SUPPORT_UNIT"]
+
+
+def test_F_air_support_does_not_cancel_terrain():
+    """LUFTWAFFE (F): Luftwaffe units do not negate the defensive effects of terrain."""
+    s = mini_state({"pz1": "0804", "sup1": "0704", "lw1": "0604", "r1": "0905"})  # rough and across a river
+    [c] = kinds(play(s, {"attack": "0905", "with": ["pz1"], "air": ["lw1"]}), "combat")
+    assert c["attack"] == 13 and c["defense"] == 8 and c["modifiers"]
+
+
+def test_D_air_units_do_not_retreat_on_Ar():
+    for seed in (f"r{i}" for i in range(300)):
+        s = mini_state({"inf1": "0604", "sup1": "0505", "lw1": "0404", "r1": "0705"}, seed=seed,
+                       answers={"soviet": {"crt": "II"}})
+        out = play(s, {"attack": "0705", "with": ["inf1"], "air": ["lw1"]})  # 7 against 4: 1-1
+        if kinds(out, "combat")[0]["result"] == "Ar":
+            break
+    assert kinds(out, "combat")[0]["result"] == "Ar"
+    from tests.conftest import where
+    assert where(out.state, "lw1") == "0404" and where(out.state, "inf1") != "0604"

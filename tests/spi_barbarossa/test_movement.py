@@ -131,3 +131,27 @@ def test_L_no_rail_across_the_kerch_straits():
     s = mini_state({"infk1": "1309", "r1": "0101"})
     s = s.evolve(extras=freeze({**dict(s.extras), "passed": {"1309": "axis", "1409": "axis", "1410": "axis"}}))
     assert codes(s, {"rail": "infk1", "path": ["1409", "1410"]}) == ["RAIL_ACROSS_KERCH"]
+
+
+def test_M_rail_at_most_twelve_hexes():
+    """MOVEMENT (M): at most twelve hexes by rail in a movement phase."""
+    s = mini_state({"inf1": "0101", "r1": "1310"})
+    path13 = [f"01{r:02d}" for r in range(2, 11)] + ["0210", "0310", "0410", "0510"]
+    assert codes(s, {"rail": "inf1", "path": path13[:12]}) == []
+    assert codes(s, {"rail": "inf1", "path": path13}) == ["RAIL_TOO_FAR"]
+
+
+def test_M_no_normal_move_after_rail():
+    """MOVEMENT (M): a unit that moved by rail may not use its normal allowance in the same phase."""
+    s = mini_state({"inf1": "0101", "r1": "1310"})
+    assert codes(s, {"rail": "inf1", "path": ["0102", "0103"]}, {"move": "inf1", "path": ["0104"]}) == ["MOVE_UNIT_TWICE"]
+
+
+def test_winter_A_rivers_are_ignored_when_frozen():
+    """Winter (A): river hexsides are ignored in winter (no extra movement point)."""
+    s = mini_state({"inf1": "0804", "r1": "1310"})
+    [m] = [e.data for e in play(s, {"move": "inf1", "path": ["0904"]}).events if e.kind == "move"]
+    assert m["cost"] == 2
+    s = s.evolve(date="1941-12")
+    [m] = [e.data for e in play(s, {"move": "inf1", "path": ["0904"]}).events if e.kind == "move"]
+    assert m["cost"] == 1

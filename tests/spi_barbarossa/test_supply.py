@@ -101,3 +101,22 @@ def test_winter_axis_adjacent_but_soviets_at_three():
     assert codes(s, {"attack": "0705", "with": ["pz1"]}) == ["ATTACK_NO_ATTACK_SUPPLY"]
     s = mini_state({"r1": "0705", "ssup1": "0905", "pz1": "0604"}, date="1941-12", side="soviet")
     assert codes(s, {"attack": "0604", "with": ["r1"]}) == []
+
+
+def test_D_units_defend_at_full_strength_without_supply():
+    """SUPPLY (D): units need no supply to defend and always defend at full strength."""
+    from tests.conftest import kinds, play
+    ring = {"pz1": "0604", "pz2": "0606", "pzk1": "0804", "inf1": "0806", "infk1": "0704", "sup1": "0504"}
+    s = mini_state({"r1": "0705", **ring})  # r1 at 0705: every neighbour Axis-held or in Axis ZOC
+    p = pos_of(s)
+    assert not in_general_supply(p, p.units["r1"])
+    [c] = kinds(play(s, {"attack": "0705", "with": ["pz1"]}), "combat")
+    assert c["defense"] == 4
+
+
+def test_H_finns_attack_only_with_a_supply_unit_in_range():
+    """SUPPLY (H): the Finns have no supply units, so they attack only once a German supply unit is in range."""
+    s = mini_state({"fin1": "0302", "r1": "0402"})
+    assert codes(s, {"attack": "0402", "with": ["fin1"]}) == ["ATTACK_NO_ATTACK_SUPPLY"]
+    s = mini_state({"fin1": "0302", "r1": "0402", "sup1": "0305"})
+    assert codes(s, {"attack": "0402", "with": ["fin1"]}) == []

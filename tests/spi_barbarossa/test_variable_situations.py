@@ -59,3 +59,16 @@ def test_winter_E_units_on_a_thawing_lake_are_moved_ashore_by_the_enemy():
     [t] = kinds(out, "thaw")
     assert t["unit"] == "t1" and where(out.state, "t1") != "1202"
     assert where(out.state, "t1") in ("1102", "1103", "1201", "1203", "1302", "1303")
+
+
+def test_whatifs_that_change_the_order_of_battle_work_with_the_historical_setup():
+    """Variable Situations 2, 9, 10, 11 (intro: options are added to the standard game as the players
+    choose): the option units appear on the map, the Rumanians disappear, and setup stays legal."""
+    from tests.conftest import FULL
+    base = game.new_game(FULL, game_id="g", seed="s", setup="historical")
+    more = game.new_game(FULL, game_id="g", seed="s", setup="historical",
+                         options=["smaller-france-garrison", "extra-luftwaffe", "more-panzers"])
+    on = lambda st: {u.id for u in st.units if u.status == "active"}  # noqa: E731
+    assert on(more) - on(base) == {"a-west", "lf5", "pzgr-extra"}
+    neutral = game.new_game(FULL, game_id="g", seed="s", setup="historical", options=["rumania-neutral"])
+    assert {"ro3", "ro4", "ro-k1", "ro-k2"} <= on(base) and not ({"ro3", "ro4"} & {u.id for u in neutral.units})
