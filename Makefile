@@ -23,6 +23,7 @@ demo: compile
 	@bash examples/spi-barbarossa-1941/run.sh $(VENV)/bin/pbem
 
 test: $(STAMP)
+	$(PY) -m ruff check --quiet pbem tests bench --select F,E9,B --ignore B905,B008,B023
 	$(PY) -m pytest -q
 
 bench: compile

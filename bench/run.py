@@ -66,8 +66,8 @@ def main() -> None:
     ok_a = "meets" if cli["ratio"] <= 1.3 else "misses"
     ok_b = "meets" if inproc["per_second"] >= 100 else "misses"
     lines = [
-        f"| measure | value | target | |",
-        f"|---|---|---|---|",
+        "| measure | value | target | |",
+        "|---|---|---|---|",
         f"| (a) `pbem adjudicate` / `python -c \"import click, yaml, jsonschema, tabulate\"` | "
         f"{cli['ratio']:.2f} ({cli['adjudicate_s'] * 1000:.0f} ms / {cli['imports_s'] * 1000:.0f} ms, median of {RUNS}) | <= 1.3 | {ok_a} |",
         f"| (b) in-process adjudications of the same step per second | {inproc['per_second']:.0f} "

@@ -11,7 +11,7 @@ import click
 
 from ..core import game
 from ..core.errors import EXIT_OK, OrdersRejected, PbemError, UsageError
-from ..core.loading import dump, dump_yaml, load_data, load_schema, schema_names, write_atomic
+from ..core.loading import dump_yaml, load_data, load_schema, schema_names, write_atomic
 
 
 def _emit_error(exc: PbemError, as_json: bool) -> None:
@@ -275,7 +275,7 @@ def odds(attack: int, defense: int, scenario: str, double: bool, finns: bool, ai
     res = get(scen.ruleset).odds(scen, attack, defense,
                                  {"double": double, "finns_in_finland": finns, "air": air, "winter": winter})
     lines = [f"attack {res['attack']} against defence {res['defense']}"]
-    for cid, t in res["tables"].items():
+    for t in res["tables"].values():
         parts = ", ".join(f"{k} {t['results'][k]} ({t['percent'][k]}%)" for k in t["results"])
         lines.append(f"  {t['name']}: column {t['column']}: {parts}")
     if res.get("overrun_possible"):

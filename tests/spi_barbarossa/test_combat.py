@@ -1,9 +1,8 @@
 """COMBAT (A)-(L) and the defender's choice of CRT (spi-barbarossa-1971.txt, COMBAT)."""
 import pytest
 
-from pbem.core import game
 from pbem.rulesets.spi_barbarossa.data import odds_column
-from tests.conftest import codes, kinds, mini_state, orders_for, play, status, where
+from tests.conftest import codes, kinds, mini_state, play, status, where
 
 COLUMNS = ((1, 5), (1, 4), (1, 3), (1, 2), (1, 1), (2, 1), (3, 1), (4, 1), (5, 1), (6, 1))
 

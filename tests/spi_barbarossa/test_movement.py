@@ -66,7 +66,6 @@ def test_L_kerch_straits_take_five_phases():
     after = out.state
     assert where(after, "pzk1") == "1409"
     # ... and must then stay put in the next movement phase (serial 3).
-    from pbem.core.orders import OrdersFile
     assert codes(after, {"move": "pzk1", "path": ["1410"]}) == ["MOVE_KERCH_PAUSE"]
 
 

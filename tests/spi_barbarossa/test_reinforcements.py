@@ -1,6 +1,5 @@
 """Reinforcements (Time Record and Reinforcement chart, reconstructed) and the returns of used counters."""
-from pbem.core import game
-from tests.conftest import MINI, codes, kinds, mini_state, play, status, where
+from tests.conftest import codes, mini_state, play, where
 
 
 def test_due_reinforcement_enters_on_its_sides_map_edge_then_moves():
@@ -26,7 +25,6 @@ def test_used_supply_units_return_on_schedule():
     """The order of battle's `returns` bring eliminated counters of a type back as reinforcements
     (mini scenario: one German supply unit in 1941-08)."""
     s = mini_state({"r1": "1301", "pz1": "0101"}, side="soviet", phase="second-movement", date="1941-07", turn=2)
-    from pbem.core.frozen import freeze
     from pbem.core.state import Unit
     units = tuple(Unit(u.id, u.side, u.type, None, "eliminated") if u.id == "sup1" else u for u in s.units)
     out = play(s.evolve(units=units))

@@ -2,7 +2,7 @@
 import pytest
 
 from pbem.core import game
-from pbem.core.errors import OrdersRejected, ReferenceError_
+from pbem.core.errors import ReferenceError_
 from tests.conftest import MINI, codes, kinds, mini_state, orders_for, play, where
 
 

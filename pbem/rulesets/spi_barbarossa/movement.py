@@ -9,7 +9,7 @@ from typing import Sequence
 
 from ...core.orders import Order
 from .common import Step, defense_multiplier, defense_strength, finnish_distance, stack_limit, stack_points
-from .data import AXIS, SOVIET, enemy
+from .data import AXIS, enemy
 from .orders import Enter, Move, Overrun, Rail
 from .position import PUnit
 from .supply import in_general_supply
@@ -100,7 +100,7 @@ class MovementPhase:
         st, pos = self.step, self.pos
         fin = finnish_distance(pos.data) if u.ct.nation == "finnish" else None
         a, total = u.loc, 0
-        for i, b in enumerate(path):
+        for b in path:
             if b not in pos.board.neighbours(a):
                 st.fail(o, "MOVE_NOT_ADJACENT", "MOVEMENT (A)", f"{pos.label(b)} is not next to {pos.label(a)}",
                         unit=u.id, place=b, hint="list every hex entered, in order")

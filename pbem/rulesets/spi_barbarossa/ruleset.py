@@ -19,12 +19,12 @@ from ...core.state import Awaiting, DiceState, GameState, ScenarioRef, Unit
 from . import data as spidata
 from .combat import CombatPhase
 from .common import Step, side_name
-from .data import AXIS, SIDES, SOVIET, odds_column, odds_text
+from .data import AXIS, SIDES, SOVIET, odds_text
 from .movement import MovementPhase, allowance
 from .orders import Attack, Place, parse_file
 from .position import Position
 from .setup import run_setup
-from .supply import general_supply, in_general_supply
+from .supply import in_general_supply
 from .victory import victory
 
 SETUP, FIRST, SECOND, OVER = "setup", "movement-combat", "second-movement", "over"
