@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..core.errors import SchemaError
+from functools import lru_cache
 from types import MappingProxyType
 
 from ..core.frozen import EMPTY, freeze
@@ -42,32 +43,46 @@ def cube_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
     return max(abs(dx), abs(dz), abs(dx + dz))
 
 
+@lru_cache(maxsize=8)
+def _grid_ids(columns: int, rows: int) -> tuple[str, ...]:
+    """All hex ids of a grid, column by column (their order defines the place indexes)."""
+    return tuple(f"{c:02d}{r:02d}" for c in range(1, columns + 1) for r in range(1, rows + 1))
+
+
 class HexGrid(Topology):
     kind = "hex"
 
     def __init__(self, columns: int, rows: int, hexes: Mapping[str, Mapping[str, Any]],
                  hexsides: Mapping[frozenset, Mapping[str, Any]], names: Mapping[str, str]) -> None:
-        ids = [f"{c:02d}{r:02d}" for c in range(1, columns + 1) for r in range(1, rows + 1)]
-        super().__init__(ids, names)
+        super().__init__(_grid_ids(columns, rows), names)
         self.columns, self.rows = columns, rows
-        self._cube = [to_cube(c, r) for c in range(1, columns + 1) for r in range(1, rows + 1)]
-        self._data = [MappingProxyType(dict(hexes[h])) if h in hexes else EMPTY for h in ids]
+        self._cube: list[tuple[int, int]] | None = None  # built on the first distance() call
+        self._hexes = hexes
         # Neighbours by index arithmetic (index = (col-1)*rows + row-1): odd columns meet rows r-1 and r
-        # of the columns beside them, even columns (shifted down) rows r and r+1.
+        # of the columns beside them, even columns (shifted down) rows r and r+1. Generated column by
+        # column and row by row, each tuple is already in ascending index order.
         nbrs: list[tuple[int, ...]] = []
-        for c in range(1, columns + 1):
-            side_rows = (-1, 0) if c % 2 else (0, 1)
-            for r in range(1, rows + 1):
+        append = nbrs.append
+        for c in range(columns):  # 0-based column
+            lo, hi = (-1, 0) if c % 2 == 0 else (0, 1)
+            left, here, right = (c - 1) * rows, c * rows, (c + 1) * rows
+            has_left, has_right = c > 0, c + 1 < columns
+            for r in range(rows):
                 out = []
-                for cc, rr in ((c, r - 1), (c, r + 1), (c - 1, r + side_rows[0]), (c - 1, r + side_rows[1]),
-                               (c + 1, r + side_rows[0]), (c + 1, r + side_rows[1])):
-                    if 1 <= cc <= columns and 1 <= rr <= rows:
-                        out.append((cc - 1) * rows + rr - 1)
-                nbrs.append(tuple(sorted(out)))
+                if has_left:
+                    out += [left + rr for rr in (r + lo, r + hi) if 0 <= rr < rows]
+                if r > 0:
+                    out.append(here + r - 1)
+                if r + 1 < rows:
+                    out.append(here + r + 1)
+                if has_right:
+                    out += [right + rr for rr in (r + lo, r + hi) if 0 <= rr < rows]
+                append(tuple(out))
         self._nbrs = nbrs
         self._links: dict[tuple[int, int], Mapping[str, Any]] = {}
         for pair, feats in hexsides.items():
-            a, b = sorted(self.index(h) for h in pair)
+            x, y = (self.index(h) for h in pair)
+            a, b = (x, y) if x < y else (y, x)
             if b not in nbrs[a]:
                 raise SchemaError("hexside joins hexes that are not neighbours", where=f"hexside {sorted(pair)}")
             self._links[(a, b)] = freeze(dict(feats))
@@ -76,6 +91,8 @@ class HexGrid(Topology):
         return self._nbrs[i]
 
     def distance(self, a: int, b: int) -> int:
+        if self._cube is None:
+            self._cube = [to_cube(c, r) for c in range(1, self.columns + 1) for r in range(1, self.rows + 1)]
         return cube_distance(self._cube[a], self._cube[b])
 
     def link(self, a: int, b: int) -> Mapping[str, Any]:
@@ -85,7 +102,8 @@ class HexGrid(Topology):
         return self._links
 
     def place_data(self, i: int) -> Mapping[str, Any]:
-        return self._data[i]
+        data = self._hexes.get(self.ids[i])
+        return MappingProxyType(data) if data else EMPTY
 
     @classmethod
     def from_map(cls, doc: Mapping[str, Any]) -> "HexGrid":

@@ -161,8 +161,9 @@ def _load(scenario_digest: str, scenario: Scenario) -> SpiData:
     weather = {int(m): w for m, w in weather_doc["months"].items()}
     idx = board.index
     cities = map_doc.get("cities") or {}
-    country = tuple(board.place_data(i).get("country") for i in range(len(board)))
-    terrain_of = tuple(board.place_data(i).get("terrain", "clear") for i in range(len(board)))
+    hexes = map_doc.get("hexes", {})
+    country = tuple((hexes.get(h) or {}).get("country") for h in board.ids)
+    terrain_of = tuple((hexes.get(h) or {}).get("terrain", "clear") for h in board.ids)
     straits, rivers = set(), set()
     for (a, b), feats in board.links().items():
         if "strait" in feats:
