@@ -177,3 +177,16 @@ def test_template_and_show_and_schema(game):
 def test_scenarios_lists_the_barbarossa_game():
     r = run("scenarios")
     assert r.exit_code == 0 and "spi-barbarossa/barbarossa-1941" in r.output
+
+
+def test_report_formats_and_orders_from_standard_input(game):
+    tmp, state, orders = game
+    o = orders([{"move": "pzk1", "path": ["0506"]}])
+    for fmt, probe in (("md", "# pbem turn report"), ("json", '"state_hash"'), ("text", "pbem turn report")):
+        out = tmp / f"s-{fmt}.yaml"
+        r = CliRunner().invoke(main, ["adjudicate", str(state), "-", "-o", str(out), "--report", "-", "--format", fmt],
+                               input=o.read_text())
+        assert r.exit_code == 0, r.output
+        assert probe in r.output
+    body = json.loads(CliRunner().invoke(main, ["show", str(tmp / "s-json.yaml"), "--report", "json"]).output)
+    assert body["events"][0]["kind"] == "move"

@@ -72,3 +72,11 @@ def test_whatifs_that_change_the_order_of_battle_work_with_the_historical_setup(
     assert on(more) - on(base) == {"a-west", "lf5", "pzgr-extra"}
     neutral = game.new_game(FULL, game_id="g", seed="s", setup="historical", options=["rumania-neutral"])
     assert {"ro3", "ro4", "ro-k1", "ro-k2"} <= on(base) and not ({"ro3", "ro4"} & {u.id for u in neutral.units})
+
+
+def test_whatif_1_nobody_enters_neutral_finland():
+    """What-if 1: with Finland neutral, neither the Russians nor the Germans may enter Finland."""
+    s = mini_state({"inf1": "0402", "r1": "1310"}).evolve(options=("finland-neutral",))
+    assert codes(s, {"move": "inf1", "path": ["0302"]}) == ["MOVE_NEUTRAL_FINLAND"]
+    assert codes(s, {"rail": "inf1", "path": ["0303", "0302"]}) == ["MOVE_NEUTRAL_FINLAND"]
+    assert codes(s.evolve(options=()), {"move": "inf1", "path": ["0302"]}) == []

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from ...core.dice import Dice
-from .common import Step, defense_multiplier, defense_strength, stack_limit, stack_points
+from .common import Step, closed_to, defense_multiplier, defense_strength, note_control, stack_limit, stack_points
 from .data import AXIS, SOVIET, Crt, enemy, odds_column, odds_text
 from .orders import Attack
 from .position import PUnit
@@ -332,12 +332,8 @@ class CombatPhase:
         for u in movers:
             pos.place(u, dest)
             u.flags.pop("fortified", None)
-        changed = pos.pass_through(side, [dest])
         out.append(f"{'+'.join(u.id for u in movers)} retreat to {pos.label(dest)}")
-        names = {h: n for n, h in pos.data.city_hex.items()}
-        for h in changed:
-            if h in names:
-                self.step.event("control", f"{names[h]} passes to the {side} side", city=names[h], hex=pos.hex_id(h), side=side)
+        note_control(self.step, side, pos.pass_through(side, [dest]))
         return out
 
     def retreat_hexes(self, start: int, side: str) -> list[int]:
@@ -352,7 +348,7 @@ class CombatPhase:
                 continue
             if (min(start, h), max(start, h)) in pos.data.strait_pairs:
                 continue
-            if pos.enemy_occupied(h, side) or h in blocked:
+            if pos.enemy_occupied(h, side) or h in blocked or closed_to(pos, h):
                 continue
             out.append(h)
         return out

@@ -74,6 +74,20 @@ class Step:
         return out
 
 
+def note_control(step: Step, side: str, changed: Sequence[int]) -> None:
+    """Control of Cities: an event for each city whose last passer just changed to `side`."""
+    pos = step.pos
+    for h in changed:
+        name = pos.board.name_of(pos.hex_id(h))
+        if name is not None and name in pos.data.city_hex:
+            step.event("control", f"{name} passes to the {side} side", city=name, hex=pos.hex_id(h), side=side)
+
+
+def closed_to(pos: Position, hex_: int) -> bool:
+    """What-if 1: with Finland neutral, neither side may enter Finland."""
+    return "finland-neutral" in pos.options and pos.data.country[hex_] == "finland"
+
+
 def stack_points(u: PUnit) -> int:
     """STACKING: Axis armies count three corps; support units do not count (B); Soviet units one each."""
     if u.ct.support:

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Sequence
 
 from ...core.orders import Order
-from .common import Step, defense_multiplier, defense_strength, finnish_distance, stack_limit, stack_points
+from .common import (Step, closed_to, defense_multiplier, defense_strength, finnish_distance, note_control, stack_limit,
+                     stack_points)
 from .data import AXIS, enemy
 from .orders import Enter, Move, Overrun, Rail
 from .position import PUnit
@@ -130,6 +131,10 @@ class MovementPhase:
                         f"{pos.label(b)} is {fin.get(b)} hexes from the 1941 Finnish border (limit {FINNISH_LIMIT})",
                         unit=u.id, place=b)
                 return None
+            if closed_to(pos, b):
+                st.fail(o, "MOVE_NEUTRAL_FINLAND", "Variable Situations 1", "Finland is neutral: no side may enter it",
+                        unit=u.id, place=b)
+                return None
             total += cost
             a = b
         total += final_cost
@@ -159,11 +164,7 @@ class MovementPhase:
         self.note_control(changed)
 
     def note_control(self, changed: Sequence[int]) -> None:
-        names = {h: n for n, h in self.pos.data.city_hex.items()}
-        for h in changed:
-            if h in names:
-                self.step.event("control", f"{names[h]} passes to the {self.side} side",
-                                city=names[h], hex=self.pos.hex_id(h), side=self.side)
+        note_control(self.step, self.side, changed)
 
     # --- orders ------------------------------------------------------------------------
     def run(self, orders: Sequence[Order]) -> None:
@@ -238,6 +239,10 @@ class MovementPhase:
                 st.fail(o, "MOVE_FINNISH_LIMIT", "MOVEMENT (K)",
                         f"{pos.label(b)} is more than {FINNISH_LIMIT} hexes from the 1941 Finnish border", unit=units[0].id, place=b)
                 return
+            if closed_to(pos, b):
+                st.fail(o, "MOVE_NEUTRAL_FINLAND", "Variable Situations 1", "Finland is neutral: no side may enter it",
+                        unit=units[0].id, place=b)
+                return
             if b != a and b not in pos.board.neighbours(a):
                 st.fail(o, "MOVE_NOT_ADJACENT", "MOVEMENT (M)", f"{pos.label(b)} is not next to {pos.label(a)}",
                         unit=units[0].id, place=b)
@@ -276,7 +281,7 @@ class MovementPhase:
             st.fail(o, "ENTER_SECOND_PHASE", "Reinforcements", "reinforcements enter in the first movement phase", unit=u.id)
             return
         edge = pos.data.edges.get("west" if self.side == AXIS else "east", ())
-        if at not in edge or pos.side_at(at) == enemy(self.side) or at in self.ezoc:
+        if at not in edge or pos.side_at(at) == enemy(self.side) or at in self.ezoc or closed_to(pos, at):
             st.fail(o, "ENTER_BAD_HEX", "Reinforcements",
                     f"{pos.label(at)} is not a free hex of the {'west' if self.side == AXIS else 'east'} map edge "
                     "outside enemy zones of control", unit=u.id, place=at)
