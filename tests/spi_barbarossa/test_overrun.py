@@ -1,6 +1,6 @@
 """OVERRUN procedure and (A)-(F): each test names the rule case it checks (spi-barbarossa-1971.txt, OVERRUN).
 
-Counters (tests/fixtures/mini/counters.yaml): panzer army 11-8-8, panzer corps 3-2-8, German infantry
+Counters (tests/fixtures/spi-barbarossa/counters.yaml): panzer army 11-8-8, panzer corps 3-2-8, German infantry
 army 5-7-3, Soviet tank corps 2-1-5 (defence 1), rifle army 2-4-2. A Soviet unit at 1004 controls 0904,
 0905, 1003, 1005, 1104 and 1105; a unit at 0904 controls 0803, 0804, 0903, 0905, 1003 and 1004.
 """

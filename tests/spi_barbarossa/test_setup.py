@@ -2,7 +2,7 @@
 
 The mini map's front line is the Soviet border between columns 06 (Germany) and 07 (USSR): the Soviets must
 cover 0701-0710 with infantry units or their zones of control, the Axis 0601-0610 with any units or their
-zones. Finland is 0101-0102, 0201-0202, 0301-0302. The historical placements are tests/fixtures/mini/setup.yaml.
+zones. Finland is 0101-0102, 0201-0202, 0301-0302. The historical placements are tests/fixtures/spi-barbarossa/setup.yaml.
 """
 import pytest
 

@@ -1,6 +1,6 @@
 """STACKING general rule, (A), (B) and MOVEMENT (F): each test names the rule case it checks
 (spi-barbarossa-1971.txt, STACKING). Mini scenario limits: Axis three corps (an army counts three),
-Soviet two units of any size (tests/fixtures/mini/mini.scenario.yaml)."""
+Soviet two units of any size (tests/fixtures/spi-barbarossa/mini.scenario.yaml)."""
 from tests.conftest import codes, mini_state, play, where
 
 

@@ -4,7 +4,7 @@ Geometry used throughout (flat-topped columns, even columns shifted down): a Sov
 0904, 0905, 1003, 1005, 1104 and 1105; 0903 and 0902 are outside that zone. All hexes used are clear
 terrain unless stated, and no river hexside is crossed unless stated.
 """
-from tests.conftest import codes, kinds, mini_state, play, status, where
+from tests.conftest import codes, kinds, mini_state, play, status, where, play_until
 
 
 def move_costs(outcome) -> list:
@@ -161,8 +161,7 @@ def test_ZOC_F_axis_retreat_ignores_soviet_zones():
     """ZOC (F): for Axis retreats Soviet zones do not extend into vacant hexes. 4 against 2 is 2-1; on CRT II
     a roll of 2, 3 or 4 is Dr. The only hex infk1 can retreat into, 0109, is vacant and Soviet-controlled:
     it retreats there."""
-    s = axis_defender_state("seed-1")  # seed-1: the die shows 2, Dr on CRT II at 2-1
-    out = play(s, AXIS_ATTACKED)
+    out = play_until(axis_defender_state, AXIS_ATTACKED, "Dr")
     combat = kinds(out, "combat")
     assert [(c["odds"], c["crt"], c["result"]) for c in combat] == [("2-1", "II", "Dr")]
     assert where(out.state, "infk1") == "0109"
@@ -185,8 +184,7 @@ def test_ZOC_F_soviet_retreat_may_enter_soviet_occupied_controlled_hex():
     """ZOC (F): for Soviet retreats Axis zones extend into vacant hexes but not into hexes held by Soviet
     units. r1 must not retreat into the vacant controlled 0109, but may join r2 in 0210 (two units: within
     the Soviet stacking limit). 3-1 on CRT II: rolls 2-5 are Dr."""
-    s = soviet_defender_state("seed-1")  # seed-1: the die shows 3, Dr on CRT II at 3-1
-    out = play(s, SOVIET_ATTACKED)
+    out = play_until(soviet_defender_state, SOVIET_ATTACKED, "Dr")
     assert [(c["odds"], c["crt"], c["result"]) for c in kinds(out, "combat")] == [("3-1", "II", "Dr")]
     assert where(out.state, "r1") == "0210"
     assert where(out.state, "r2") == "0210"
@@ -195,8 +193,7 @@ def test_ZOC_F_soviet_retreat_may_enter_soviet_occupied_controlled_hex():
 def test_ZOC_F_soviet_retreat_may_not_enter_vacant_axis_controlled_hex():
     """ZOC (F): with 0210 vacant too, every hex r1 could retreat into is vacant and Axis-controlled: it may
     enter none of them, so it cannot carry out the retreat (and does not stay in 0110 either)."""
-    s = soviet_defender_state("seed-0", with_r2=False)  # seed-0: the die shows 5, Dr on CRT II at 3-1
-    out = play(s, SOVIET_ATTACKED)
+    out = play_until(lambda seed: soviet_defender_state(seed, with_r2=False), SOVIET_ATTACKED, "Dr")
     assert [(c["odds"], c["crt"], c["result"]) for c in kinds(out, "combat")] == [("3-1", "II", "Dr")]
     assert where(out.state, "r1") not in ("0109", "0210", "0110")
 
@@ -206,8 +203,7 @@ def test_ZOC_F_retreating_attackers_each_retreat_one_hex():
     hex each, from their own hexes. In the position above, 2-1 on CRT II, a roll of 5 is Ar: r1 (0209) and
     r2 (0210) must each end next to the hex they attacked from; 0210's only neighbours are 0110 (infk1),
     0209 and 0310. (0109 is vacant and controlled by infk1, closed to Soviet retreats by ZOC (F).)"""
-    s = axis_defender_state("seed-4")  # seed-4: the die shows 5, Ar on CRT II at 2-1
-    out = play(s, AXIS_ATTACKED)
+    out = play_until(axis_defender_state, AXIS_ATTACKED, "Ar")
     assert [(c["odds"], c["crt"], c["result"]) for c in kinds(out, "combat")] == [("2-1", "II", "Ar")]
     assert where(out.state, "r1") in ("0208", "0210", "0309", "0310")
     assert where(out.state, "r2") in ("0209", "0310")
