@@ -43,10 +43,8 @@ class Scenario:
         return (self.path.parent / ref).resolve()
 
     def load(self, key: str, kind: str | None = None) -> Any:
-        """Load a referenced file; with `kind`, schema-check it too."""
-        path = self.file(key)
-        data = _load_cached(str(path), kind or "")
-        return data
+        """Load a referenced file; with `kind`, schema-check it too (cached per scenario digest)."""
+        return _load_cached(str(self.file(key)), kind or "", self.digest)
 
     @property
     def ref(self) -> str:
@@ -54,7 +52,8 @@ class Scenario:
 
 
 @lru_cache(maxsize=64)
-def _load_cached(path: str, kind: str) -> Any:
+def _load_cached(path: str, kind: str, digest: str) -> Any:
+    """`digest` is only a cache key: a changed file changes the scenario digest, so it is read again."""
     return load_static(Path(path), kind)
 
 
@@ -100,15 +99,30 @@ def load_static(path: Path, kind: str) -> Any:
     return doc
 
 
+_FILE_HASHES: dict[tuple[str, int, int], str] = {}
+
+
+def file_hash(path: Path) -> str:
+    """SHA-256 of a file's bytes, remembered per (path, modification time, size) as git's index does."""
+    try:
+        st = path.stat()
+    except OSError:
+        raise InputError("file not found", where=str(path)) from None
+    key = (str(path), st.st_mtime_ns, st.st_size)
+    if key not in _FILE_HASHES:
+        _FILE_HASHES[key] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return _FILE_HASHES[key]
+
+
 def _digest(path: Path, doc: Mapping[str, Any]) -> str:
     h = hashlib.sha256()
     files = [("scenario", path)] + [(k, (path.parent / v).resolve()) for k, v in sorted(doc.get("files", {}).items())]
     for key, p in files:
         try:
-            data = p.read_bytes()
-        except OSError:
+            data_hash = file_hash(p)
+        except InputError:
             raise InputError(f"scenario file {key!r} not found", where=str(p)) from None
-        h.update(f"{key}\0{hashlib.sha256(data).hexdigest()}\n".encode())
+        h.update(f"{key}\0{data_hash}\n".encode())
     return h.hexdigest()
 
 
@@ -120,12 +134,23 @@ def builtin_scenarios() -> list[Path]:
     return out
 
 
-@lru_cache(maxsize=32)
 def _load_scenario(path: str, builtin: bool) -> Scenario:
-    p = Path(path)
-    doc = load_document(p, "scenario")
-    sid = f"{doc['ruleset']}/{doc['id']}"
-    return Scenario(id=sid, ruleset=doc["ruleset"], path=p, doc=doc, digest=_digest(p, doc), builtin=builtin)
+    """The scenario at `path`; its digest is recomputed from the files' bytes on every call, so a
+    long-running process notices a table changed on disk."""
+    doc = _parse_scenario(path, file_hash(Path(path)))
+    return _scenario(path, builtin, _digest(Path(path), doc))
+
+
+@lru_cache(maxsize=32)
+def _parse_scenario(path: str, content_hash: str) -> Mapping[str, Any]:
+    return load_document(Path(path), "scenario")
+
+
+@lru_cache(maxsize=32)
+def _scenario(path: str, builtin: bool, digest: str) -> Scenario:
+    doc = _parse_scenario(path, file_hash(Path(path)))
+    return Scenario(id=f"{doc['ruleset']}/{doc['id']}", ruleset=doc["ruleset"], path=Path(path), doc=doc,
+                    digest=digest, builtin=builtin)
 
 
 def find_scenario(ref: str) -> Scenario:
