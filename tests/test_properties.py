@@ -26,10 +26,13 @@ order = st.one_of(
     st.fixed_dictionaries({"overrun": hexes, "with": st.lists(units, min_size=1, max_size=2),
                            "path": st.lists(hexes, min_size=1, max_size=3)}),
     st.fixed_dictionaries({"enter": units, "at": hexes}),
+    st.fixed_dictionaries({"breakdown": units}),
+    st.fixed_dictionaries({"recombine": st.lists(st.sampled_from(AXIS_UNITS + ["pz1.1", "pz1.2", "pz1.3"]),
+                                                 min_size=2, max_size=3)}),
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(order, max_size=6), st.sampled_from(["movement-combat", "second-movement"]))
 def test_any_schema_valid_orders_give_violations_or_an_outcome(items, phase):
     s = mini_state(BASE, phase=phase)
@@ -50,8 +53,11 @@ def test_any_schema_valid_orders_give_violations_or_an_outcome(items, phase):
     # unit conservation: every unit still exists; one that left the map did so through an event naming it
     before = {u.id for u in s.units if u.status == "active"}
     after = {u.id for u in outcome.state.units if u.status == "active"}
-    assert {u.id for u in s.units} == {u.id for u in outcome.state.units}
     logged = " ".join(e.text for e in outcome.events)
+    ids_before, ids_after = {u.id for u in s.units}, {u.id for u in outcome.state.units}
+    assert ids_before <= ids_after  # no unit ever leaves the state
+    for new in ids_after - ids_before:  # corps counters come into play only by a logged breakdown
+        assert new in logged
     for gone in before - after:
         assert gone in logged
 

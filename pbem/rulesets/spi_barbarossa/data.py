@@ -31,6 +31,8 @@ class CounterType:
     attack: int
     defense: int
     move: int
+    mix: int | None = None  # counters of this type on the sheet
+    breaks_into: tuple[str, int] | None = None  # STACKING (C): corps type and how many
 
     @property
     def motorized(self) -> bool:
@@ -153,7 +155,9 @@ def _load(scenario_digest: str, scenario: Scenario) -> SpiData:
     board = HexGrid.from_map(map_doc)
     counters_doc = scenario.load("counters", "table")
     counters = {k: CounterType(k, v["name"], v["side"], v["nation"], v["class"], v["size"], v["attack"], v["defense"],
-                               v["move"]) for k, v in counters_doc["types"].items()}
+                               v["move"], v.get("mix"),
+                               (v["breaks_into"]["type"], v["breaks_into"]["count"]) if v.get("breaks_into") else None)
+                for k, v in counters_doc["types"].items()}
     tec = scenario.load("terrain", "table")
     crt_doc = scenario.load("crt", "table")
     weather_doc = scenario.load("weather", "table")

@@ -11,7 +11,8 @@ from ...core.orders import Order
 from .common import (Step, closed_to, defense_multiplier, defense_strength, finnish_distance, note_control, stack_limit,
                      stack_points)
 from .data import AXIS, enemy
-from .orders import Enter, Move, Overrun, Rail
+from .breakdown import breakdown, recombine
+from .orders import Breakdown, Enter, Move, Overrun, Rail, Recombine
 from .position import PUnit
 from .supply import in_general_supply
 from .zoc import controlled
@@ -168,8 +169,27 @@ class MovementPhase:
 
     # --- orders ------------------------------------------------------------------------
     def run(self, orders: Sequence[Order]) -> None:
+        started = recombining = False  # STACKING (C): breakdowns before any movement, recombining after all
         for o in orders:
             if o.index in self.step.drop:
+                continue
+            if isinstance(o, Breakdown):
+                if started:
+                    self.step.fail(o, "STACK_BREAKDOWN_NOT_AT_START", "STACKING (C)",
+                                   "units break down at the beginning of the phase, before any movement",
+                                   hint="put breakdown orders first")
+                else:
+                    breakdown(self, o)
+                continue
+            if isinstance(o, Recombine):
+                recombining = True
+                recombine(self, o)
+                continue
+            started = True
+            if recombining:
+                self.step.fail(o, "MOVE_AFTER_RECOMBINE", "STACKING (C)",
+                               "units recombine at the end of the phase, after all movement",
+                               hint="put recombine orders last")
                 continue
             if isinstance(o, (Rail, Enter)):
                 if not self.rail_open:

@@ -99,7 +99,27 @@ class Place(Order):
         return f"place {self.unit} at {self.at}"
 
 
-VERBS = ("move", "rail", "overrun", "attack", "enter", "place")
+VERBS = ("move", "rail", "overrun", "attack", "enter", "place", "breakdown", "recombine")
+
+
+@dataclass(frozen=True)
+class Breakdown(Order):
+    """STACKING (C): an army becomes its corps at the beginning of a movement phase."""
+
+    unit: str
+
+    def text(self) -> str:
+        return f"break down {self.unit}"
+
+
+@dataclass(frozen=True)
+class Recombine(Order):
+    """STACKING (C): stacked corps become an army at the end of a movement phase."""
+
+    units: tuple[str, ...]
+
+    def text(self) -> str:
+        return f"recombine {'+'.join(self.units)}"
 
 
 def parse_file(ofile: Any) -> list[Order]:
@@ -144,6 +164,10 @@ def _build(i: int, d: dict) -> Order:
                        if isinstance(a, dict) else AirSupport(str(a), None))
         return Attack(i, _as_list(d["attack"]), _as_list(d["with"]), d.get("supply"), tuple(air),
                       str(d["retreat"]) if d.get("retreat") is not None else None)
+    if "breakdown" in d:
+        return Breakdown(i, str(d["breakdown"]))
+    if "recombine" in d:
+        return Recombine(i, _as_list(d["recombine"]))
     if "enter" in d:
         return Enter(i, str(d["enter"]), str(d["at"]))
     return Place(i, str(d["place"]), str(d["at"]))

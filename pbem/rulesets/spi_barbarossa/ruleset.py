@@ -247,7 +247,8 @@ class SpiBarbarossa(Ruleset):
                   "  - {move: UNIT or [UNIT, UNIT], path: ['0000', ...]}      every hex entered, in order",
                   "  - {rail: UNIT, path: [...]}                           at the start of the phase, up to 12 hexes",
                   "  - {overrun: HEX, with: [UNIT, ...], path: [..., HEX]}  motorized, 9-1 or better",
-                  "  - {enter: UNIT, at: HEX}                              reinforcements, first movement phase"]
+                  "  - {enter: UNIT, at: HEX}                              reinforcements, first movement phase",
+                  "  - {breakdown: ARMY}  first in a phase;  {recombine: [CORPS, ...]}  last in a phase"]
         if state.phase == FIRST:
             lines.append("  - {attack: HEX, with: [UNIT, ...], supply: SUPPLYUNIT, air: [LUFTWAFFE], retreat: HEX}")
         lines.append("your units (id, type, hex, allowance, supply):")
