@@ -230,9 +230,10 @@ class SpiBarbarossa(Ruleset):
     # --- views -----------------------------------------------------------------------------
     def template(self, state: GameState, side: str) -> dict:
         scen = self._scenario(state)
+        answers = {"crt": "auto", **dict(state.answers.get(side, {}))}
         if state.phase == SETUP:
-            return {"orders": self._historical_for(scen, state, side)}
-        return {"orders": []}
+            return {"orders": self._historical_for(scen, state, side), "answers": answers}
+        return {"orders": [], "answers": answers}
 
     def template_notes(self, state: GameState, side: str) -> list[str]:
         """Comment lines for an orders template: the side's units, what they may do, order syntax."""
@@ -251,6 +252,8 @@ class SpiBarbarossa(Ruleset):
                   "  - {breakdown: ARMY}  first in a phase;  {recombine: [CORPS, ...]}  last in a phase"]
         if state.phase == FIRST:
             lines.append("  - {attack: HEX, with: [UNIT, ...], supply: SUPPLYUNIT, air: [LUFTWAFFE], retreat: HEX}")
+        lines.append("answers: crt: I, II or auto is the table you choose when the enemy attacks you (COMBAT);")
+        lines.append("  it stands until you send another one; auto takes the table with fewer DE results")
         lines.append("your units (id, type, hex, allowance, supply):")
         for u in sorted(pos.active_units(side), key=lambda u: u.id):
             sup = "in supply" if in_general_supply(pos, u) else "OUT OF SUPPLY"
