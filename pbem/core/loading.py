@@ -19,10 +19,22 @@ from .errors import InputError, SchemaError, UsageError
 
 try:  # the C loader is several times faster on large maps
     _Loader: type = yaml.CSafeLoader
-    _Dumper: type = yaml.CSafeDumper
+    _BaseDumper: type = yaml.CSafeDumper
 except AttributeError:  # pragma: no cover - depends on the platform build
     _Loader = yaml.SafeLoader
-    _Dumper = yaml.SafeDumper
+    _BaseDumper = yaml.SafeDumper
+
+
+class _Dumper(_BaseDumper):  # type: ignore[misc, valid-type]
+    """Quotes every all-digit string (hex ids like 0928): YAML 1.2 readers would take them for numbers."""
+
+
+def _represent_str(dumper: Any, value: str) -> Any:
+    style = "'" if value.isdigit() else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _represent_str)
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent.parent / "schemas"
 PACKAGE_SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
