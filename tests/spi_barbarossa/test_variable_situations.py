@@ -80,3 +80,39 @@ def test_whatif_1_nobody_enters_neutral_finland():
     assert codes(s, {"move": "inf1", "path": ["0302"]}) == ["MOVE_NEUTRAL_FINLAND"]
     assert codes(s, {"rail": "inf1", "path": ["0303", "0302"]}) == ["MOVE_NEUTRAL_FINLAND"]
     assert codes(s.evolve(options=()), {"move": "inf1", "path": ["0302"]}) == []
+
+
+def test_whatif_3_hungary_at_war():
+    """What-if 3: the Germans may set up in Hungary, and one more Hungarian army must set up there. The
+    historical setup's variant covers the Hungarian front; a Hungarian army elsewhere is refused."""
+    from pbem.rulesets import get
+    from tests.conftest import FULL
+    with_hu = game.new_game(FULL, game_id="g", seed="s", options=["hungary-at-war"], setup="historical")
+    hu1 = with_hu.unit("hu1")
+    assert hu1.status == "active" and hu1.location == "1233"
+    assert game.new_game(FULL, game_id="g", seed="s", setup="historical").unit("hu1") is None
+    s = game.new_game(FULL, game_id="g", seed="s", options=["hungary-at-war"])
+    rs = get("spi-barbarossa")
+    s = game.adjudicate(s, [orders_for(s, *rs.template(s, "soviet")["orders"])]).state
+    items = [dict(i, at="1124") if i["place"] == "hu1" else i for i in rs.template(s, "axis")["orders"]]
+    assert [v.code for v in game.check(s, [orders_for(s, *items)])][0] == "SETUP_HUNGARIANS_IN_HUNGARY"
+
+
+def test_whatif_7_reorganized_red_army_exchanges_at_setup():
+    """What-if 7: the Soviets may exchange two 2-4-2 for one 5-9-3 and two 2-1-5 (and one 1-2-5 for one
+    6-5-5) before placing them; the new units must then be placed like any other."""
+    s = game.new_game(MINI, game_id="g", seed="s", options=["reorganized-red-army", "soviet-depth"])
+    items = [{"exchange": ["r3", "r4"]}, {"place": "r1", "at": "0702"}, {"place": "r2", "at": "0705"},
+             {"place": "t1", "at": "1005"}, {"place": "ssup1", "at": "1105"}, {"place": "r3-r1", "at": "0708"},
+             {"place": "r3-r2", "at": "0809"}, {"place": "r3-r3", "at": "0909"}]
+    out = game.adjudicate(s, [orders_for(s, *items)])
+    st = out.state
+    assert st.unit("r3-r1").type == "su-shock-army" and st.unit("r3-r2").type == "su-tank"
+    assert st.unit("r3").status == "combined" and st.unit("r4").status == "combined"
+    assert st.unit("r3-r1").location == "0708"
+    short = [i for i in items if i.get("place") != "r3-r3"]
+    assert "SETUP_MISSING_UNITS" in [v.code for v in game.check(s, [orders_for(s, *short)])]
+    plain = game.new_game(MINI, game_id="g", seed="s", options=["soviet-depth"])
+    assert [v.code for v in game.check(plain, [orders_for(plain, *items)])][0] == "SETUP_NO_EXCHANGE"
+    bad = [{"exchange": ["r3"]}] + items[1:]
+    assert "SETUP_BAD_EXCHANGE" in [v.code for v in game.check(s, [orders_for(s, *bad)])]

@@ -103,6 +103,10 @@ class MovementPhase:
         fin = finnish_distance(pos.data) if u.ct.nation == "finnish" else None
         a, total = u.loc, 0
         for b in path:
+            if b == a:
+                st.fail(o, "MOVE_PATH_REPEATS_HEX", "MOVEMENT (A)", f"the path enters {pos.label(b)}, where {u.id} already is",
+                        unit=u.id, place=b, hint="list only the hexes entered, not the starting hex")
+                return None
             if b not in pos.board.neighbours(a):
                 st.fail(o, "MOVE_NOT_ADJACENT", "MOVEMENT (A)", f"{pos.label(b)} is not next to {pos.label(a)}",
                         unit=u.id, place=b, hint="list every hex entered, in order")

@@ -99,7 +99,7 @@ class Place(Order):
         return f"place {self.unit} at {self.at}"
 
 
-VERBS = ("move", "rail", "overrun", "attack", "enter", "place", "breakdown", "recombine")
+VERBS = ("move", "rail", "overrun", "attack", "enter", "place", "breakdown", "recombine", "exchange")
 
 
 @dataclass(frozen=True)
@@ -120,6 +120,16 @@ class Recombine(Order):
 
     def text(self) -> str:
         return f"recombine {'+'.join(self.units)}"
+
+
+@dataclass(frozen=True)
+class Exchange(Order):
+    """Variable Situations 7: at setup the Soviets trade starting units for reorganised ones."""
+
+    units: tuple[str, ...]
+
+    def text(self) -> str:
+        return f"exchange {'+'.join(self.units)}"
 
 
 def parse_file(ofile: Any) -> list[Order]:
@@ -168,6 +178,8 @@ def _build(i: int, d: dict) -> Order:
         return Breakdown(i, str(d["breakdown"]))
     if "recombine" in d:
         return Recombine(i, _as_list(d["recombine"]))
+    if "exchange" in d:
+        return Exchange(i, _as_list(d["exchange"]))
     if "enter" in d:
         return Enter(i, str(d["enter"]), str(d["at"]))
     return Place(i, str(d["place"]), str(d["at"]))

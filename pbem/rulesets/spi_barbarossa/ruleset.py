@@ -21,7 +21,7 @@ from .combat import CombatPhase
 from .common import Step, side_name
 from .data import AXIS, SIDES, SOVIET, odds_text
 from .movement import MovementPhase, allowance
-from .orders import Attack, Place, parse_file
+from .orders import Attack, Exchange, Place, parse_file
 from .position import Position
 from .setup import run_setup
 from .supply import in_general_supply
@@ -89,13 +89,14 @@ class SpiBarbarossa(Ruleset):
             events += evs
         return state.evolve(log=freeze({"events": [e.to_dict() for e in events], "rolls": []}))
 
-    def historical_setup(self, scenario: Scenario, side: str) -> list[dict]:
-        doc = scenario.load("setup", "table")
-        return [{"place": uid, "at": at} for uid, at in doc["sides"][side].items()]
-
     def _historical_for(self, scenario: Scenario, state: GameState, side: str) -> list[dict]:
-        """The historical deployment of the units this game has (options add or remove some)."""
-        return [i for i in self.historical_setup(scenario, side) if state.unit(i["place"]) is not None]
+        """The historical deployment of the units this game has: options add or remove units, and a
+        `variants` entry of the setup file moves some when its option is chosen."""
+        doc = scenario.load("setup", "table")
+        placed = dict(doc["sides"][side])
+        for option in state.options:
+            placed.update(doc.get("variants", {}).get(option, {}).get(side, {}))
+        return [{"place": uid, "at": at} for uid, at in placed.items() if state.unit(uid) is not None]
 
     # --- validation and resolution -----------------------------------------------------------
     def play(self, state: GameState, orders: Sequence[OrdersFile], dice: Dice | None,
@@ -115,14 +116,14 @@ class SpiBarbarossa(Ruleset):
         step = Step(pos, side, label, drop)
         items = [o for o in parse_file(ofile) if o.index not in drop]
         if state.phase == SETUP:
-            places = [o for o in items if isinstance(o, Place)]
+            setup_orders = [o for o in items if isinstance(o, (Place, Exchange))]
             for o in items:
-                if not isinstance(o, Place):
-                    step.fail(o, "ORDER_WRONG_PHASE", "Initial Deployment", "only place orders are given at setup")
-            run_setup(step, places, state.options)
+                if not isinstance(o, (Place, Exchange)):
+                    step.fail(o, "ORDER_WRONG_PHASE", "Initial Deployment", "only place (and exchange) orders are given at setup")
+            run_setup(step, setup_orders, state.options)
             return pos, step, None
         for o in items:
-            if isinstance(o, Place):
+            if isinstance(o, (Place, Exchange)):
                 step.fail(o, "ORDER_WRONG_PHASE", "Sequence of play", "place orders are only for the initial deployment")
         if state.phase == FIRST:
             start_unsupplied = sorted(u.id for u in pos.active_units(side) if not in_general_supply(pos, u))

@@ -5,7 +5,8 @@ from typing import Sequence
 
 from .common import Step, stack_limit, stack_points
 from .data import AXIS, SOVIET
-from .orders import Place
+from .orders import Exchange, Place
+from .position import PUnit
 from .position import Position
 
 NEUTRAL = frozenset({"sweden", "norway", "turkey", "neutral"})
@@ -47,9 +48,56 @@ def front_hexes(pos: Position, side: str, options: Sequence[str]) -> list[int]:
     return out
 
 
-def run_setup(step: Step, orders: Sequence[Place], options: Sequence[str]) -> None:
+# Variable Situations 7: what the Soviets may trade at setup, and what they get.
+EXCHANGES = {("su-inf-army", 2): ("su-shock-army", "su-tank", "su-tank"), ("su-mech", 1): ("su-tank-army",)}
+
+
+def exchange(step: Step, o: Exchange, options: Sequence[str]) -> None:
+    """Trade starting units before they are placed: two 2-4-2 for one 5-9-3 and two 2-1-5, or one
+    1-2-5 for one 6-5-5. The traded counters stay in the state as `combined`; the new ones must be placed."""
+    pos = step.pos
+    if "reorganized-red-army" not in options or step.side != SOVIET:
+        step.fail(o, "SETUP_NO_EXCHANGE", "Variable Situations 7",
+                  "units are exchanged only by the Soviets, with the reorganized-red-army option")
+        return
+    units = [step.own_unit(o, uid, on_map=False) for uid in o.units]
+    if None in units:
+        return
+    kinds = {u.ct.key for u in units}
+    wanted = EXCHANGES.get((next(iter(kinds)), len(units))) if len(kinds) == 1 else None
+    if wanted is None or any(not u.flags.get("setup") or u.active for u in units):
+        step.fail(o, "SETUP_BAD_EXCHANGE", "Variable Situations 7",
+                  "exchange two unplaced starting 2-4-2 armies, or one unplaced starting 1-2-5", unit=units[0].id)
+        return
+    need: dict[str, int] = {}
+    for key in wanted:
+        need[key] = need.get(key, 0) + 1
+    for key, n in need.items():
+        ct = pos.data.counter(key)
+        in_use = sum(1 for x in pos.units.values() if x.ct.key == key and x.status in ("active", "pending"))
+        if ct.mix is not None and in_use + n > ct.mix:
+            step.fail(o, "SETUP_NO_COUNTERS", "Variable Situations 7", f"no free {ct.name} counter", unit=units[0].id)
+            return
+    base = units[0].id
+    made = []
+    for n, key in enumerate(wanted, start=1):
+        uid = f"{base}-r{n}"
+        pos.units[uid] = PUnit(uid, SOVIET, pos.data.counter(key), None, "pending", {"setup": True})
+        made.append(uid)
+    for u in units:
+        u.status = "combined"
+        u.flags.pop("setup", None)
+    step.event("exchange", f"{'+'.join(u.id for u in units)} exchanged for {'+'.join(made)} (Variable Situations 7)",
+               units=[u.id for u in units], into=made)
+
+
+def run_setup(step: Step, orders: Sequence[Place | Exchange], options: Sequence[str]) -> None:
     pos, side = step.pos, step.side
     allowed = deploy_countries(pos, side, options)
+    for o in orders:
+        if isinstance(o, Exchange) and o.index not in step.drop:
+            exchange(step, o, options)
+    orders = [o for o in orders if isinstance(o, Place)]
     placed: set[str] = set()
     for o in orders:
         if o.index in step.drop:
@@ -74,6 +122,10 @@ def run_setup(step: Step, orders: Sequence[Place], options: Sequence[str]) -> No
         if side == AXIS and (finn != (country == "finland")):
             step.fail(o, "SETUP_FINNS_IN_FINLAND", "Initial Deployment",
                       "Finnish units deploy only in Finland, and only Finnish units deploy there", unit=u.id, place=h)
+            continue
+        if u.ct.nation == "hungarian" and country != "hungary":
+            step.fail(o, "SETUP_HUNGARIANS_IN_HUNGARY", "Variable Situations 3",
+                      "the Hungarian army sets up in Hungary", unit=u.id, place=h)
             continue
         if country not in allowed:
             step.fail(o, "SETUP_WRONG_SIDE_OF_FRONT", "Initial Deployment",

@@ -137,20 +137,68 @@ def main() -> None:
     for u in others:  # what the front did not need: Rumanians behind the Prut, Germans at Warsaw
         put(u, near("Iasi" if u.ct.nation == "rumanian" else "Warsaw", "axis", u, ax_allowed))
 
+    variants = {"hungary-at-war": {"axis": hungary_variant(scen, d, placements["axis"])}}
     doc = {"format": "pbem/table@1", "table": "setup", "ruleset": "spi-barbarossa",
            "source": {"reconstructed": (
                "Historical deployment of 22 June 1941 rebuilt by scenarios/spi-barbarossa/tools/build_setup.py: "
                "each side's front covered as Initial Deployment requires (Soviet with infantry), panzer groups and "
                "armies in their historical sectors (named by the nearest map city), Finns in Finland; not the "
                "printed set-up. Units of options appear only when the option is chosen.")},
-           "sides": {s: dict(sorted(placements[s].items())) for s in ("soviet", "axis")}}
+           "sides": {s: dict(sorted(placements[s].items())) for s in ("soviet", "axis")},
+           "variants": variants}
     out = ROOT / "scenarios/spi-barbarossa/setup-1941.yaml"
     out.write_text(yaml.safe_dump(doc, sort_keys=False, width=110))
     for opts in [(), ("smaller-france-garrison", "extra-luftwaffe", "more-panzers"), ("finland-neutral",),
-                 ("rumania-neutral",)]:
+                 ("rumania-neutral",), ("hungary-at-war",), ("hungary-at-war", "more-panzers", "rumania-neutral")]:
         SpiBarbarossa().new_game(find_scenario(str(ROOT / "scenarios/spi-barbarossa/barbarossa-1941.scenario.yaml")),
                                  game_id="check", dice=DiceState("seed", seed="x"), options=opts, setup="historical")
     print(f"wrote {out}: {len(placements['soviet'])} Soviet and {len(placements['axis'])} Axis units; setup checks pass")
+
+
+def hungary_variant(scen, d, base: dict[str, str]) -> dict[str, str]:
+    """What-if 3: the Hungarian army and, where it cannot cover the whole Hungarian front alone, German
+    units the rest of the front can spare, move into Hungary. Worked out without the Rumanians, so that
+    the variant also holds with What-if 2."""
+    state = SpiBarbarossa().new_game(scen, game_id="setup-builder", dice=DiceState("seed", seed="x"),
+                                     options=("hungary-at-war", "rumania-neutral"), setup=None)
+    pos = Position(d, state)
+    board = pos.board
+    for uid, h in base.items():
+        if uid in pos.units:
+            pos.place(pos.units[uid], board.index(h))
+    front = front_hexes(pos, "axis", ("hungary-at-war",))
+    hungarian = sorted((h for h in front if d.country[h] == "hungary"), key=lambda h: board.ids[h])
+    moved: dict[str, str] = {}
+
+    def best_hex(u) -> int | None:
+        cands = [h for h in range(len(board)) if d.country[h] == "hungary" and d.terrain_of[h] not in ("sea", "lake")
+                 and sum(stack_points(x) for x in pos.at(h)) + stack_points(u) <= stack_limit(d, "axis")]
+        if not cands:
+            return None
+        gain = lambda h: sum(1 for f in hungarian if not covered(pos, f, "axis")  # noqa: E731
+                             and (f == h or f in board.neighbours(h)))
+        return max(cands, key=lambda h: (gain(h), -min(board.distance(h, f) for f in hungarian), board.ids[h]))
+
+    movable = ["hu1"] + sorted((u.id for u in pos.active_units("axis") if u.ct.nation == "german" and not u.ct.support),
+                               key=lambda uid: (not uid.startswith("k-"), uid))
+    for uid in movable:
+        if all(covered(pos, f, "axis") for f in hungarian):
+            break
+        u = pos.units[uid]
+        home = u.loc
+        if home is not None:  # a German unit may go only if the rest of the front stays covered without it
+            pos.remove(u, status="pending")
+            if not all(covered(pos, f, "axis") for f in front if d.country[f] != "hungary"):
+                pos.place(u, home)
+                continue
+        h = best_hex(u)
+        if h is None:
+            if home is not None:
+                pos.place(u, home)
+            continue
+        pos.place(u, h)
+        moved[uid] = board.ids[h]
+    return dict(sorted(moved.items()))
 
 
 if __name__ == "__main__":
