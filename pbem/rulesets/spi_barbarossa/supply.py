@@ -85,7 +85,13 @@ def attack_supply_area(pos: Position, supply: PUnit) -> frozenset[int]:
     limit = ATTACK_RANGE[side]
     if pos.weather == "mud" or (pos.weather == "winter" and side == AXIS):
         limit = 1
-    key = ("as", supply.loc, limit) + pos.signature(side, own=side == SOVIET)
+    # Only units near the supply unit can change its area: an enemy unit within limit+1 hexes, and for
+    # the Soviets an Axis ZOC reaching from limit+2. Keying on that neighbourhood alone keeps the area
+    # cached while combat elsewhere moves units about.
+    board, loc = pos.board, supply.loc
+    reach = limit + (2 if side == SOVIET else 1)
+    near = tuple((h, pos.side_at(h), h in pos.vacated) for h in sorted(pos.occ) if board.distance(h, loc) <= reach)
+    key = ("as", loc, limit, side, pos.weather, near)
     if key in pos.memo:
         return pos.memo[key]
     return pos.remember(key, frozenset(reachable(pos.board, [supply.loc], _passable(pos, side), max_steps=limit)))

@@ -15,18 +15,29 @@ def controlled(pos: Position, side: str) -> frozenset[int]:
     key = ("zoc",) + pos.signature(side)
     if key in pos.memo:
         return pos.memo[key]
-    board = pos.board
-    straits = pos.data.strait_pairs
+    table = zoc_neighbours(pos.data)
+    units = pos.units
     out: set[int] = set()
     for h, ids in pos.occ.items():
         if h in pos.vacated:
             continue
-        if not any(pos.units[u].side == side and not pos.units[u].ct.support for u in ids):
-            continue
-        for n in board.neighbours(h):
-            if (min(h, n), max(h, n)) not in straits:
-                out.add(n)
+        if any(units[u].side == side and not units[u].ct.support for u in ids):
+            out.update(table[h])
     return pos.remember(key, frozenset(out))
+
+
+_TABLES: dict[str, list[tuple[int, ...]]] = {}
+
+
+def zoc_neighbours(data) -> list[tuple[int, ...]]:
+    """Each hex's neighbours a ZOC reaches (all but across the Kerch strait), built once per scenario."""
+    table = _TABLES.get(data.scenario.digest)
+    if table is None:
+        straits = data.strait_pairs
+        table = [tuple(n for n in data.board.neighbours(h) if (min(h, n), max(h, n)) not in straits)
+                 for h in range(len(data.board))]
+        _TABLES[data.scenario.digest] = table
+    return table
 
 
 def blocks_trace(pos: Position, zoc_side: str, zoc: frozenset[int]) -> set[int]:
