@@ -17,7 +17,7 @@ def reachable(topo: Topology, sources: Iterable[int], passable: Callable[[int], 
     entered only if `passable` (a predicate, or a list of flags by place index: faster),
     and a step a->b only if `crossing(a, b)` allows it.
     """
-    flags = passable if isinstance(passable, (list, tuple, bytearray)) else [passable(i) for i in range(len(topo))]
+    flags = passable if isinstance(passable, (list, tuple, bytes, bytearray)) else [passable(i) for i in range(len(topo))]
     seen = bytearray(len(topo))
     dist: dict[int, int] = {}
     frontier = sorted(set(sources))

@@ -29,6 +29,17 @@ def _passable(pos: Position, side: str):
 
 
 _LAND: dict[tuple[str, bool], bytes] = {}
+_BALLS: dict[tuple[str, int, int], frozenset[int]] = {}
+
+
+def _ball(pos: Position, centre: int, radius: int) -> frozenset[int]:
+    """Hexes within `radius` of `centre`, whatever the terrain; cached per scenario."""
+    key = (pos.data.scenario.digest, centre, radius)
+    if key not in _BALLS:
+        if len(_BALLS) > 4096:
+            _BALLS.clear()
+        _BALLS[key] = frozenset(reachable(pos.board, [centre], b"\x01" * len(pos.board), max_steps=radius))
+    return _BALLS[key]
 
 
 def _land(data, frozen: bool) -> bytes:
@@ -88,9 +99,9 @@ def attack_supply_area(pos: Position, supply: PUnit) -> frozenset[int]:
     # Only units near the supply unit can change its area: an enemy unit within limit+1 hexes, and for
     # the Soviets an Axis ZOC reaching from limit+2. Keying on that neighbourhood alone keeps the area
     # cached while combat elsewhere moves units about.
-    board, loc = pos.board, supply.loc
-    reach = limit + (2 if side == SOVIET else 1)
-    near = tuple((h, pos.side_at(h), h in pos.vacated) for h in sorted(pos.occ) if board.distance(h, loc) <= reach)
+    loc = supply.loc
+    ball = _ball(pos, loc, limit + (2 if side == SOVIET else 1))
+    near = tuple((h, pos.side_at(h), h in pos.vacated) for h in sorted(pos.occ) if h in ball)
     key = ("as", loc, limit, side, pos.weather, near)
     if key in pos.memo:
         return pos.memo[key]
