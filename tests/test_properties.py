@@ -75,3 +75,32 @@ def test_same_inputs_same_bytes_and_seed_changes_dice(seed):
     b = game.adjudicate(s, [o])
     assert a.state.to_dict() == b.state.to_dict()
     assert [r.face for r in a.rolls] == [r.face for r in b.rolls]
+
+
+def _full_state():
+    from tests.conftest import FULL
+    if not hasattr(_full_state, "cached"):
+        _full_state.cached = game.new_game(FULL, game_id="g-prop", seed="prop", setup="historical")
+    return _full_state.cached
+
+
+FULL_UNITS = ["pzgr1", "pzgr2", "pzgr3", "pzgr4", "a4", "a9", "a16", "sup-north", "lf1", "k-rear1", "sa04", "ro3"]
+full_hexes = st.builds(lambda c, r: f"{c:02d}{r:02d}", st.integers(8, 16), st.integers(12, 32))
+full_order = st.one_of(
+    st.fixed_dictionaries({"move": st.sampled_from(FULL_UNITS), "path": st.lists(full_hexes, min_size=1, max_size=3)}),
+    st.fixed_dictionaries({"attack": full_hexes, "with": st.lists(st.sampled_from(FULL_UNITS), min_size=1, max_size=3),
+                           "air": st.lists(st.sampled_from(["lf1", "lf2", "lf4"]), max_size=2)}),
+    st.fixed_dictionaries({"overrun": full_hexes, "with": st.lists(st.sampled_from(FULL_UNITS), min_size=1, max_size=2),
+                           "path": st.lists(full_hexes, min_size=1, max_size=2)}),
+    st.fixed_dictionaries({"breakdown": st.sampled_from(FULL_UNITS)}),
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(full_order, max_size=5))
+def test_no_crash_on_the_real_map(items):
+    """Any schema-valid orders on the reconstructed 1941 map give violations or an outcome, never a crash."""
+    s = _full_state()
+    o = orders_for(s, *items)
+    outcome = game.adjudicate(s, [o], void_illegal=True)
+    assert GameState.from_dict(outcome.state.to_dict()).hash() == outcome.state.hash()

@@ -255,10 +255,12 @@ class SpiBarbarossa(Ruleset):
             lines.append("  - {attack: HEX, with: [UNIT, ...], supply: SUPPLYUNIT, air: [LUFTWAFFE], retreat: HEX}")
         lines.append("answers: crt: I, II or auto is the table you choose when the enemy attacks you (COMBAT);")
         lines.append("  it stands until you send another one; auto takes the table with fewer DE results")
-        lines.append("your units (id, type, hex, allowance, supply):")
+        lines.append("your units (id, type, hex, allowance, supply, name):")
+        names = {u["id"]: u.get("name", "") for u in d.oob["units"]}
         for u in sorted(pos.active_units(side), key=lambda u: u.id):
             sup = "in supply" if in_general_supply(pos, u) else "OUT OF SUPPLY"
-            lines.append(f"  {u.id:<12} {u.ct.label:<7} {pos.label(u.loc):<22} MA {allowance_for(pos, u)}  {sup}")
+            lines.append(f"  {u.id:<12} {u.ct.label:<7} {pos.label(u.loc):<22} MA {allowance_for(pos, u)}  {sup:<13} "
+                         f"{names.get(u.id, '')}".rstrip())
         due = [u for u in pos.units.values() if u.side == side and u.status == "pending" and u.flags.get("arrives", "9") <= state.date]
         if due and state.phase == FIRST:
             lines.append("reinforcements you may enter now: " + ", ".join(sorted(u.id for u in due)))
