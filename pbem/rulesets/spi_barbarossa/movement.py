@@ -13,7 +13,7 @@ from .common import (Step, closed_to, defense_multiplier, defense_strength, finn
 from .data import AXIS, enemy
 from .breakdown import breakdown, recombine
 from .orders import Breakdown, Enter, Move, Overrun, Rail, Recombine
-from .position import PUnit
+from .position import Position, PUnit
 from .supply import in_general_supply
 from .zoc import controlled
 
@@ -23,12 +23,12 @@ OVERRUN_COST = 3  # OVERRUN (D)
 FINNISH_LIMIT = 6  # MOVEMENT (K)
 
 
-def allowance(step: Step, u: PUnit) -> int:
+def allowance(pos: Position, u: PUnit) -> int:
     """Movement allowance after weather: German motorized 5 and German infantry 2 in mud and winter."""
     ma = u.ct.move
-    if "mechanized-infantry" in step.pos.options and u.ct.nation == "german" and u.ct.infantry:
+    if "mechanized-infantry" in pos.options and u.ct.nation == "german" and u.ct.infantry:
         ma = 8  # What-if 8: the German infantry in trucks
-    if step.pos.weather in ("mud", "winter") and u.ct.nation == "german":
+    if pos.weather in ("mud", "winter") and u.ct.nation == "german":
         if u.ct.motorized:
             ma = min(ma, 5)
         elif u.ct.infantry:
@@ -143,7 +143,7 @@ class MovementPhase:
             total += cost
             a = b
         total += final_cost
-        ma = allowance(st, u)
+        ma = allowance(pos, u)
         minimum_one = len(path) == 1 and overrun_target is None  # MOVEMENT (N), ZOC (D); not for overruns
         if total > ma and not minimum_one:
             st.fail(o, "MOVE_EXCEEDS_ALLOWANCE", "OVERRUN (E)" if overrun_target is not None else "MOVEMENT (C)",

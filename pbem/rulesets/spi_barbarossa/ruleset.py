@@ -102,12 +102,12 @@ class SpiBarbarossa(Ruleset):
     def play(self, state: GameState, orders: Sequence[OrdersFile], dice: Dice | None,
              drop: frozenset[tuple[str, int]]) -> tuple[GameState | None, list[Event], list[Violation]]:
         ofile = orders[0]
-        pos, step, _ = self._run(state, ofile, dice, frozenset(i for s, i in drop if s == ofile.side))
+        pos, step = self._run(state, ofile, dice, frozenset(i for s, i in drop if s == ofile.side))
         if step.violations or dice is None:
             return None, step.events, step.violations
         return self._next_state(state, pos, step), step.events, []
 
-    def _run(self, state: GameState, ofile: OrdersFile, dice: Dice | None, drop: frozenset[int]):
+    def _run(self, state: GameState, ofile: OrdersFile, dice: Dice | None, drop: frozenset[int]) -> tuple[Position, Step]:
         """Play one step on a working position. Without dice, only checks (no combat results)."""
         d = spidata.load(self._scenario(state))
         pos = Position(d, state)
@@ -121,7 +121,7 @@ class SpiBarbarossa(Ruleset):
                 if not isinstance(o, (Place, Exchange)):
                     step.fail(o, "ORDER_WRONG_PHASE", "Initial Deployment", "only place (and exchange) orders are given at setup")
             run_setup(step, setup_orders, state.options)
-            return pos, step, None
+            return pos, step
         for o in items:
             if isinstance(o, (Place, Exchange)):
                 step.fail(o, "ORDER_WRONG_PHASE", "Sequence of play", "place orders are only for the initial deployment")
@@ -146,7 +146,7 @@ class SpiBarbarossa(Ruleset):
             MovementPhase(step, 2).run([o for o in items if not isinstance(o, (Attack, Place))])
             if dice is not None and not step.violations:
                 self._isolation(step)
-        return pos, step, None
+        return pos, step
 
     def _isolation(self, step: Step) -> None:
         """SUPPLY (A): a unit out of general supply at the start and at the end of its Player-Turn is eliminated."""
@@ -259,7 +259,7 @@ class SpiBarbarossa(Ruleset):
         names = {u["id"]: u.get("name", "") for u in d.oob["units"]}
         for u in sorted(pos.active_units(side), key=lambda u: u.id):
             sup = "in supply" if in_general_supply(pos, u) else "OUT OF SUPPLY"
-            lines.append(f"  {u.id:<12} {u.ct.label:<7} {pos.label(u.loc):<22} MA {allowance_for(pos, u)}  {sup:<13} "
+            lines.append(f"  {u.id:<12} {u.ct.label:<7} {pos.label(u.loc):<22} MA {allowance(pos, u)}  {sup:<13} "
                          f"{names.get(u.id, '')}".rstrip())
         due = [u for u in pos.units.values() if u.side == side and u.status == "pending" and u.flags.get("arrives", "9") <= state.date]
         if due and state.phase == FIRST:
@@ -294,10 +294,10 @@ class SpiBarbarossa(Ruleset):
         goal = pos.board.index(pos.board.resolve(target))
         found = cheapest_path(phase, u, goal)
         if found is None:
-            return {"unit": unit_id, "to": pos.hex_id(goal), "path": None, "cost": None, "allowance": allowance(step, u)}
+            return {"unit": unit_id, "to": pos.hex_id(goal), "path": None, "cost": None, "allowance": allowance(pos, u)}
         path, cost = found
         return {"unit": unit_id, "to": pos.hex_id(goal), "path": [pos.hex_id(h) for h in path], "cost": cost,
-                "allowance": allowance(step, u), "within_allowance": cost <= allowance(step, u) or len(path) == 1}
+                "allowance": allowance(pos, u), "within_allowance": cost <= allowance(pos, u) or len(path) == 1}
 
     # --- odds ------------------------------------------------------------------------------
     def odds(self, scenario: Scenario, attack: int, defense: int, modifiers: Mapping[str, Any]) -> dict:
@@ -326,8 +326,3 @@ class SpiBarbarossa(Ruleset):
         out["overrun_possible"] = att >= 9 * dfn
         return out
 
-
-def allowance_for(pos: Position, u) -> int:
-    from .common import Step as _S
-
-    return allowance(_S(pos, u.side, ""), u)
