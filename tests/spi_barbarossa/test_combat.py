@@ -2,7 +2,7 @@
 import pytest
 
 from pbem.rulesets.spi_barbarossa.data import odds_column
-from tests.conftest import codes, kinds, mini_state, play, status, where
+from tests.conftest import codes, kinds, mini_state, orders_for, play, status, where
 
 COLUMNS = ((1, 5), (1, 4), (1, 3), (1, 2), (1, 1), (2, 1), (3, 1), (4, 1), (5, 1), (6, 1))
 
@@ -181,3 +181,15 @@ def test_D_attacked_hexes_cannot_be_attacked_again():
     s = mini_state({"pz1": "0605", "pz2": "0606", "sup1": "0504", "r1": "0705", "r2": "0706"})
     assert codes(s, {"attack": ["0705", "0706"], "with": ["pz1"]},
                  {"attack": "0706", "with": ["pz2"]}) == ["ATTACK_DEFENDER_TWICE"]
+
+
+def test_standing_answers_are_checked():
+    """A defender's standing answer with a typo is refused with the orders, not silently replaced."""
+    from pbem.core import game
+    s = mini_state({"pz1": "0604", "sup1": "0504", "r1": "0705"})
+    bad = orders_for(s, {"move": "sup1", "path": ["0404"]}, answers={"crt": "III"})
+    assert [v.code for v in game.check(s, [bad])] == ["ANSWER_INVALID"]
+    odd = orders_for(s, answers={"retreat": "east"})
+    assert [v.code for v in game.check(s, [odd])] == ["ANSWER_UNKNOWN"]
+    ok = orders_for(s, answers={"crt": "II"})
+    assert game.check(s, [ok]) == []

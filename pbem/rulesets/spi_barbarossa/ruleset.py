@@ -114,6 +114,7 @@ class SpiBarbarossa(Ruleset):
         side = state.awaiting.side
         label = f"{state.date} {side_name(side)} {PHASE_TEXT[state.phase]}"
         step = Step(pos, side, label, drop)
+        self._check_answers(step, ofile, d)
         items = [o for o in parse_file(ofile) if o.index not in drop]
         if state.phase == SETUP:
             setup_orders = [o for o in items if isinstance(o, (Place, Exchange))]
@@ -147,6 +148,17 @@ class SpiBarbarossa(Ruleset):
             if dice is not None and not step.violations:
                 self._isolation(step)
         return pos, step
+
+    def _check_answers(self, step: Step, ofile: OrdersFile, d: spidata.SpiData) -> None:
+        """Standing answers are decisions taken in advance; a typo must not silently fall back to the default."""
+        allowed = {"crt": sorted(d.crts) + ["auto"]}
+        for key, value in sorted(ofile.answers.items()):
+            if key not in allowed:
+                step.fail(None, "ANSWER_UNKNOWN", "COMBAT general rule",
+                          f"no decision {key!r} in this game; known: {', '.join(sorted(allowed))}")
+            elif str(value) not in allowed[key]:
+                step.fail(None, "ANSWER_INVALID", "COMBAT general rule",
+                          f"answers.{key} must be one of {', '.join(allowed[key])}, not {value!r}")
 
     def _isolation(self, step: Step) -> None:
         """SUPPLY (A): a unit out of general supply at the start and at the end of its Player-Turn is eliminated."""
