@@ -338,5 +338,7 @@ def keys_new(side: str, output: str, length: int, force: bool, as_json: bool) ->
          f"use: pbem new SCENARIO -o STATE --commit {side}={commitment} ...")
 
 
+from . import folder_cmds  # noqa: E402,F401  (registers `pbem game` and `pbem audit`)
+
 if __name__ == "__main__":  # pragma: no cover
     main()

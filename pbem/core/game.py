@@ -62,28 +62,32 @@ def scenario_of(state: GameState) -> Scenario:
     return scen
 
 
-def check_addressing(state: GameState, orders: Sequence[OrdersFile]) -> None:
-    """Refuse orders for another game, another step, a stale state, or a side not awaited (exit 2)."""
+def check_file(state: GameState, o: OrdersFile) -> None:
+    """Refuse one orders file for another game, another step, a stale state, or a side not awaited (exit 2)."""
     if state.over:
         raise MismatchError("the game is over; no more orders are awaited", where=state.game)
     expected = ruleset_of(state).submitters(state)
-    state_hash = state.hash()
+    if o.game != state.game:
+        raise MismatchError(f"orders are for game {o.game!r}, but the state is game {state.game!r}", where=o.source)
+    if o.step != state.step:
+        raise MismatchError(f"orders are for step {o.step}, but the state is at step {state.step}", where=o.source)
+    if o.state != state.hash():
+        raise MismatchError("orders were written against another state (stale state hash "
+                            f"{o.state[:12]}…, current {state.hash()[:12]}…)", where=o.source)
+    if o.side not in expected:
+        raise MismatchError(f"orders are from side {o.side!r}, but step {state.step} awaits "
+                            f"{' and '.join(expected) or 'nobody'}", where=o.source)
+
+
+def check_addressing(state: GameState, orders: Sequence[OrdersFile]) -> None:
+    """Every file addressed to this step, one per awaited side, none missing (exit 2 otherwise)."""
     seen: set[str] = set()
     for o in orders:
-        if o.game != state.game:
-            raise MismatchError(f"orders are for game {o.game!r}, but the state is game {state.game!r}", where=o.source)
-        if o.step != state.step:
-            raise MismatchError(f"orders are for step {o.step}, but the state is at step {state.step}", where=o.source)
-        if o.state != state_hash:
-            raise MismatchError("orders were written against another state (stale state hash "
-                                f"{o.state[:12]}…, current {state_hash[:12]}…)", where=o.source)
-        if o.side not in expected:
-            raise MismatchError(f"orders are from side {o.side!r}, but step {state.step} awaits "
-                                f"{' and '.join(expected) or 'nobody'}", where=o.source)
+        check_file(state, o)
         if o.side in seen:
             raise MismatchError(f"two orders files from side {o.side!r}", where=o.source)
         seen.add(o.side)
-    missing = [s for s in expected if s not in seen]
+    missing = [s for s in ruleset_of(state).submitters(state) if s not in seen]
     if missing:
         raise MismatchError(f"step {state.step} also needs orders from {', '.join(missing)}")
 

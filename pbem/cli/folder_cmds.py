@@ -1,0 +1,100 @@
+"""`pbem game ...` and `pbem audit`: play a whole game in a folder with a hash-chained history."""
+from __future__ import annotations
+
+import os
+
+import click
+
+from ..core import folder as gf
+from ..core import game
+from ..core.errors import UsageError
+from .main import _out, _secrets, json_option, main, run
+
+
+@main.group("game")
+def game_group() -> None:
+    """A game in a folder: numbered states, orders and reports."""
+
+
+@game_group.command("init")
+@click.argument("scenario")
+@click.argument("directory")
+@click.option("--player", "players", multiple=True, metavar="SIDE=EMAIL", help="who plays each side (repeat)")
+@click.option("--seed", help="dice seed (seed mode); default: fresh random bytes")
+@click.option("--commit", "commits", multiple=True, metavar="SIDE=HEX", help="committed dice: a chain commitment")
+@click.option("--game-id")
+@click.option("--option", "options", multiple=True)
+@click.option("--setup", type=click.Choice(["historical"]))
+@json_option
+@run
+def game_init(scenario: str, directory: str, players: tuple[str, ...], seed: str | None, commits: tuple[str, ...],
+              game_id: str | None, options: tuple[str, ...], setup: str | None, as_json: bool) -> None:
+    """Start a game of SCENARIO in DIRECTORY (which must be new or empty)."""
+    who = {}
+    for p in players:
+        side, _, email = p.partition("=")
+        if not side or "@" not in email:
+            raise UsageError(f"--player wants SIDE=EMAIL, got {p!r}")
+        who[side] = email
+    commitments = {}
+    for c in commits:
+        side, _, value = c.partition("=")
+        commitments[side] = value.lower()
+    if not commitments and seed is None:
+        seed = os.urandom(12).hex()
+    state = game.new_game(scenario, game_id=game_id, seed=None if commitments else seed, options=options,
+                          commitments=commitments or None, setup=setup)
+    unknown = sorted(set(who) - set(game.ruleset_of(state).sides))
+    if unknown:
+        raise UsageError(f"no side {', '.join(unknown)} in this game; sides: {', '.join(game.ruleset_of(state).sides)}")
+    f = gf.init(scenario, directory, who, state)
+    _out({"game": state.game, "folder": str(f.path), "state": gf.state_name(state.step), "seed": seed}, as_json,
+         f"game {state.game} started in {f.path}" + (f" (dice seed {seed})" if seed else "")
+         + f"\nawaiting {state.awaiting.side} {state.awaiting.kind}: {state.awaiting.phase}")
+
+
+@game_group.command("status")
+@click.argument("directory")
+@json_option
+@run
+def game_status(directory: str, as_json: bool) -> None:
+    """Whose move it is, what is awaited and what has been filed."""
+    st = gf.status(gf.Folder.open(directory))
+    aw = st["awaiting"]
+    if st["over"]:
+        line = f"game over: {st['result']['level'] if st['result'] else ''}"
+    else:
+        who = ", ".join(f"{s} ({st['players'].get(s) or 'no address'})" for s in st["missing"])
+        line = f"awaiting {aw['kind']} from {who or 'nobody'}: {aw.get('phase', '')}"
+    text = (f"game {st['game']}: step {st['step']}, {st['date']} (game-turn {st['turn']}), {st['state_file']}\n{line}"
+            + (f"\nfiled for this step: {', '.join(st['submitted'])}" if st["submitted"] else ""))
+    _out(st, as_json, text)
+
+
+@game_group.command("submit")
+@click.argument("directory")
+@click.argument("orders_file", metavar="ORDERS")
+@click.option("--secret", "secrets", multiple=True, help="the adjudicating side's dice secret (committed dice)")
+@click.option("--void-illegal", is_flag=True, help="referee: drop illegal orders (listed) instead of rejecting")
+@json_option
+@run
+def game_submit(directory: str, orders_file: str, secrets: tuple[str, ...], void_illegal: bool, as_json: bool) -> None:
+    """File ORDERS for the current step; adjudicate when everything for the step is in."""
+    res = gf.submit(gf.Folder.open(directory), orders_file, secrets=_secrets(secrets), void_illegal=void_illegal)
+    if res["adjudicated"]:
+        text = (f"filed {res['filed']}; adjudicated: {res['state']} and {res['report']} written"
+                f"\nnext: {res['awaiting']['side'] or 'nobody'} {res['awaiting']['kind']}")
+    else:
+        text = f"filed {res['filed']}; waiting for {', '.join(res['waiting_for'])}"
+    _out(res, as_json, text)
+
+
+@main.command("audit")
+@click.argument("directory")
+@json_option
+@run
+def audit(directory: str, as_json: bool) -> None:
+    """Re-run a whole game folder from its first state; exit 3 at the first step that does not reproduce."""
+    res = gf.audit(gf.Folder.open(directory))
+    _out(res, as_json, f"audit passed: {res['steps']} steps of game {res['game']} reproduce exactly "
+         f"(last state {res['hash'][:16]}…)")

@@ -1,0 +1,190 @@
+"""Game folders: numbered states, orders and reports, forming a hash-chained history.
+
+A folder holds `game.yaml` (who plays which side) and, for every step N, `NNNN-state.yaml`
+(the state before step N), the orders submitted for step N (`NNNN-orders-<side>.yaml`) and,
+once adjudicated, `NNNN+1-state.yaml` with its report. Files are written once and never
+changed; a step's outputs appear together (written to temporaries, then renamed).
+`audit` re-runs every step from the first state, so an edited file, a game continued from the
+wrong state or a re-rolled die shows up as the first step that does not reproduce.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from . import game
+from .errors import InputError, MismatchError, UsageError, VerificationFailed
+from .loading import dump_yaml, load_document, write_atomic
+from .state import GameState
+
+GAME_FILE = "game.yaml"
+GAME_FORMAT = "pbem/game@1"
+_STATE = re.compile(r"^(\d{4})-state\.yaml$")
+_ORDERS = re.compile(r"^(\d{4})-orders-([a-z0-9-]+)\.yaml$")
+
+
+def state_name(step: int) -> str:
+    return f"{step:04d}-state.yaml"
+
+
+def orders_name(step: int, side: str) -> str:
+    return f"{step:04d}-orders-{side}.yaml"
+
+
+def report_name(step: int) -> str:
+    return f"{step:04d}-report.txt"
+
+
+@dataclass(frozen=True)
+class Folder:
+    path: Path
+    game: Mapping[str, Any]
+
+    @classmethod
+    def open(cls, path: str | Path) -> "Folder":
+        p = Path(path)
+        if not (p / GAME_FILE).is_file():
+            raise InputError(f"not a game folder (no {GAME_FILE})", where=str(p))
+        return cls(p, load_document(p / GAME_FILE, "game"))
+
+    def steps(self) -> list[int]:
+        return sorted(int(m.group(1)) for f in os.listdir(self.path) if (m := _STATE.match(f)))
+
+    def latest(self) -> GameState:
+        steps = self.steps()
+        if not steps:
+            raise InputError("the game folder holds no state", where=str(self.path))
+        return game.load_state(str(self.path / state_name(steps[-1])))
+
+    def submitted(self, step: int) -> dict[str, Path]:
+        out = {}
+        for f in sorted(os.listdir(self.path)):
+            m = _ORDERS.match(f)
+            if m and int(m.group(1)) == step:
+                out[m.group(2)] = self.path / f
+        return out
+
+    def player(self, side: str) -> str | None:
+        return (self.game.get("players") or {}).get(side)
+
+
+def init(scenario: str, directory: str | Path, players: Mapping[str, str], state: GameState) -> Folder:
+    """Create a game folder with its first state. The folder must not exist or be empty."""
+    d = Path(directory)
+    if d.exists() and any(d.iterdir()):
+        raise UsageError("the folder exists and is not empty", where=str(d))
+    d.mkdir(parents=True, exist_ok=True)
+    doc = {"format": GAME_FORMAT, "game": state.game, "scenario": scenario,
+           "players": {side: players[side] for side in sorted(players)}}
+    write_atomic(d / state_name(state.step), dump_yaml(state.to_dict()))
+    write_atomic(d / GAME_FILE, dump_yaml(doc))
+    return Folder(d, doc)
+
+
+def status(folder: Folder) -> dict:
+    state = folder.latest()
+    rs = game.ruleset_of(state)
+    awaited = list(rs.submitters(state)) if not state.over else []
+    have = folder.submitted(state.step)
+    return {
+        "game": state.game, "step": state.step, "turn": state.turn, "date": state.date, "phase": state.phase,
+        "awaiting": state.awaiting.to_dict(), "over": state.over, "result": dict(state.result) if state.result else None,
+        "submitted": sorted(have), "missing": [s for s in awaited if s not in have],
+        "players": {s: folder.player(s) for s in sorted(folder.game.get("players") or {})},
+        "state_file": state_name(state.step), "hash": state.hash(),
+    }
+
+
+def submit(folder: Folder, orders_path: str, *, secrets: Sequence[Mapping[str, Any]] = (),
+           void_illegal: bool = False) -> dict:
+    """File one side's orders for the current step; adjudicate when every side the step needs is in.
+
+    Illegal orders (exit 1) and misaddressed ones (exit 2) leave the folder as it was.
+    """
+    state = folder.latest()
+    orders = game.load_orders(orders_path)
+    game.check_file(state, orders)
+    have = folder.submitted(state.step)
+    target = folder.path / orders_name(state.step, orders.side)
+    if orders.side in have:
+        same = have[orders.side].read_bytes() == Path(orders_path).read_bytes()
+        raise UsageError(f"{orders.side} has already filed {'these' if same else 'other'} orders for step "
+                         f"{state.step}; a step's files are never replaced", where=str(have[orders.side]))
+    text = Path(orders_path).read_text(encoding="utf-8")
+    needed = list(game.ruleset_of(state).submitters(state))
+    files = {s: game.load_orders(str(p)) for s, p in have.items()}
+    files[orders.side] = orders
+    waiting = [s for s in needed if s not in files]
+    if waiting:  # simultaneous steps: keep the sealed orders until every side's are in
+        write_atomic(target, text)
+        return {"filed": target.name, "adjudicated": False, "waiting_for": waiting}
+    outcome = game.adjudicate(state, [files[s] for s in needed], secrets=secrets, void_illegal=void_illegal)
+    nxt = outcome.state
+    from ..report import render
+
+    _write_together([(target, text),
+                     (folder.path / report_name(nxt.step), render(nxt.to_dict(), nxt.hash(), "text")),
+                     (folder.path / state_name(nxt.step), dump_yaml(nxt.to_dict()))])
+    return {"filed": target.name, "adjudicated": True, "state": state_name(nxt.step), "report": report_name(nxt.step),
+            "hash": nxt.hash(), "awaiting": nxt.awaiting.to_dict(), "voided": len(outcome.voided)}
+
+
+def _write_together(outputs: Sequence[tuple[Path, str]]) -> None:
+    """Write every file to a temporary first, then rename them all: no half-adjudicated folder."""
+    for path, _ in outputs:
+        if path.exists():
+            raise UsageError("refusing to overwrite a file of the game's history", where=str(path))
+    temps: list[tuple[Path, Path]] = []
+    renamed: list[Path] = []
+    try:
+        for path, text in outputs:
+            tmp = path.with_name(f".{path.name}.tmp")
+            tmp.write_text(text, encoding="utf-8", newline="\n")
+            temps.append((tmp, path))
+        for tmp, path in temps:  # the state last: a folder is at a step only once its state is there
+            os.replace(tmp, path)
+            renamed.append(path)
+    except BaseException:
+        for path in renamed:  # none of them existed before: take the step back out whole
+            path.unlink(missing_ok=True)
+        raise
+    finally:
+        for tmp, _ in temps:
+            tmp.unlink(missing_ok=True)
+
+
+def audit(folder: Folder) -> dict:
+    """Re-run every step from the first state; stop at the first that does not reproduce (exit 3)."""
+    steps = folder.steps()
+    if not steps or steps[0] != 0:
+        raise VerificationFailed("the history does not start with 0000-state.yaml", where=str(folder.path))
+    if steps != list(range(len(steps))):
+        missing = sorted(set(range(steps[-1] + 1)) - set(steps))
+        raise VerificationFailed(f"states are missing from the history: {', '.join(state_name(s) for s in missing)}",
+                                 where=str(folder.path))
+    state = game.load_state(str(folder.path / state_name(0)))
+    if state.game != folder.game.get("game"):
+        raise VerificationFailed(f"0000-state.yaml is game {state.game!r}, the folder is {folder.game.get('game')!r}",
+                                 where=str(folder.path))
+    for step in steps[1:]:
+        where = folder.path / state_name(step)
+        files = folder.submitted(step - 1)
+        if not files:
+            raise VerificationFailed(f"no orders for step {step - 1}, yet {where.name} exists", where=str(folder.path))
+        orders = [game.load_orders(str(p)) for _, p in sorted(files.items())]
+        claimed = load_document(where, "state")
+        if claimed.get("previous") != state.hash():
+            raise VerificationFailed(f"{where.name} does not continue {state_name(step - 1)} (its 'previous' hash differs)",
+                                     where=str(where))
+        try:
+            outcome = game.verify(state, orders, claimed)
+        except VerificationFailed as exc:
+            raise VerificationFailed(f"step {step - 1} does not reproduce {where.name}: {exc.message}",
+                                     where=str(where)) from None
+        except MismatchError as exc:
+            raise VerificationFailed(f"step {step - 1} cannot be re-run: {exc.message}", where=str(where)) from None
+        state = outcome.state
+    return {"game": state.game, "steps": len(steps) - 1, "hash": state.hash()}

@@ -1,0 +1,122 @@
+"""Game folders and the hash-chained history (issue 3, section 2 and the folder cases of section 7)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import yaml
+from click.testing import CliRunner
+
+from pbem.cli.main import main
+from pbem.core import game
+from tests.conftest import MINI
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def orders_file(folder: Path, side: str, items, name: str) -> Path:
+    state = game.load_state(str(sorted(folder.glob("*-state.yaml"))[-1]))
+    body = {"format": "pbem/orders@1", "game": state.game, "side": side, "step": state.step,
+            "state": state.hash(), "orders": items}
+    p = folder.parent / name
+    p.write_text(yaml.safe_dump(body))
+    return p
+
+
+def new_game(tmp_path: Path) -> Path:
+    d = tmp_path / "game"
+    r = run("game", "init", MINI, d, "--player", "axis=alice@example.org", "--player", "soviet=bob@example.org",
+            "--seed", "folder", "--setup", "historical")
+    assert r.exit_code == 0, r.output
+    return d
+
+
+def play_turn(d: Path) -> None:
+    """Axis attacks (step 0), Axis second movement (1), Soviet first movement (2)."""
+    steps = [("axis", [{"attack": "0705", "with": ["pz2"], "supply": "sup1", "air": ["lw1"]}]),
+             ("axis", [{"move": "infk1", "path": ["0510"]}]),
+             ("soviet", [{"move": "t1", "path": ["1105"]}])]
+    for i, (side, items) in enumerate(steps):
+        r = run("game", "submit", d, orders_file(d, side, items, f"o{i}.yaml"), "--json")
+        assert r.exit_code == 0, r.output
+        assert json.loads(r.output)["adjudicated"] is True
+
+
+def test_a_game_in_a_folder_is_played_and_audited(tmp_path):
+    d = new_game(tmp_path)
+    st = json.loads(run("game", "status", d, "--json").output)
+    assert st["missing"] == ["axis"] and st["players"]["axis"] == "alice@example.org"
+    play_turn(d)
+    names = sorted(p.name for p in d.iterdir())
+    assert names == ["0000-orders-axis.yaml", "0000-state.yaml", "0001-orders-axis.yaml", "0001-report.txt",
+                     "0001-state.yaml", "0002-orders-soviet.yaml", "0002-report.txt", "0002-state.yaml",
+                     "0003-report.txt", "0003-state.yaml", "game.yaml"]
+    r = run("audit", d)
+    assert r.exit_code == 0 and "3 steps" in r.output
+    st = json.loads(run("game", "status", d, "--json").output)
+    assert st["step"] == 3 and st["missing"] == ["soviet"]
+
+
+def test_audit_finds_an_edited_state(tmp_path):
+    d = new_game(tmp_path)
+    play_turn(d)
+    p = d / "0002-state.yaml"
+    doc = yaml.safe_load(p.read_text())
+    doc["units"][0]["status"] = "eliminated"
+    p.write_text(yaml.safe_dump(doc, sort_keys=False))
+    r = run("audit", d)
+    assert r.exit_code == 3 and "step 1" in r.output and "0002-state.yaml" in r.output
+
+
+def test_audit_finds_a_rerolled_die(tmp_path):
+    d = new_game(tmp_path)
+    play_turn(d)
+    p = d / "0001-state.yaml"
+    doc = yaml.safe_load(p.read_text())
+    doc["log"]["rolls"][0]["face"] = doc["log"]["rolls"][0]["face"] % 6 + 1
+    p.write_text(yaml.safe_dump(doc, sort_keys=False))
+    r = run("audit", d)
+    assert r.exit_code == 3 and "step 0" in r.output
+
+
+def test_audit_finds_a_game_continued_from_the_wrong_file(tmp_path):
+    d = new_game(tmp_path)
+    play_turn(d)
+    other = tmp_path / "other"
+    new_game_other = run("game", "init", MINI, other, "--seed", "another", "--setup", "historical", "--game-id",
+                         yaml.safe_load((d / "game.yaml").read_text())["game"])
+    assert new_game_other.exit_code == 0
+    (d / "0000-state.yaml").write_text((other / "0000-state.yaml").read_text())
+    r = run("audit", d)
+    assert r.exit_code == 3 and "0001-state.yaml" in r.output
+
+
+def test_duplicates_late_orders_and_illegal_orders_leave_the_folder_alone(tmp_path):
+    d = new_game(tmp_path)
+    first = orders_file(d, "axis", [{"move": "pzk1", "path": ["0506"]}], "a.yaml")
+    assert run("game", "submit", d, first).exit_code == 0
+    before = sorted(p.name for p in d.iterdir())
+    # the same orders again: the step is already adjudicated, so they are stale (exit 2)
+    r = run("game", "submit", d, first)
+    assert r.exit_code == 2 and "step 0" in r.output
+    # illegal orders (exit 1): nothing is filed
+    bad = orders_file(d, "axis", [{"move": "pz1", "path": ["0702"]}], "b.yaml")
+    r = run("game", "submit", d, bad)
+    assert r.exit_code == 1 and "MOVE_ENTERS_ENEMY_HEX" in r.output
+    # orders for another game (exit 2)
+    doc = yaml.safe_load(bad.read_text())
+    doc["game"] = "g-elsewhere"
+    bad.write_text(yaml.safe_dump(doc))
+    assert run("game", "submit", d, bad).exit_code == 2
+    assert sorted(p.name for p in d.iterdir()) == before
+    assert not list(d.glob(".*"))
+
+
+def test_init_refuses_a_used_folder_and_unknown_sides(tmp_path):
+    d = new_game(tmp_path)
+    assert run("game", "init", MINI, d, "--seed", "x").exit_code == 2
+    r = run("game", "init", MINI, tmp_path / "g2", "--player", "germans=x@example.org", "--seed", "x")
+    assert r.exit_code == 2 and "germans" in r.output
+    assert run("game", "status", tmp_path).exit_code == 2
