@@ -8,7 +8,7 @@ import click
 from ..core import folder as gf
 from ..core import game
 from ..core.errors import UsageError
-from .main import _out, _secrets, json_option, main, run
+from .main import _out, _secrets, json_option, main, pairs, run
 
 
 @main.group("game")
@@ -25,10 +25,12 @@ def game_group() -> None:
 @click.option("--game-id")
 @click.option("--option", "options", multiple=True)
 @click.option("--setup", type=click.Choice(["historical"]))
+@click.option("--sign-key", "sign_keys", multiple=True, metavar="SIDE=HEX", help="require orders signed with these keys")
 @json_option
 @run
 def game_init(scenario: str, directory: str, players: tuple[str, ...], seed: str | None, commits: tuple[str, ...],
-              game_id: str | None, options: tuple[str, ...], setup: str | None, as_json: bool) -> None:
+              game_id: str | None, options: tuple[str, ...], setup: str | None, sign_keys: tuple[str, ...],
+              as_json: bool) -> None:
     """Start a game of SCENARIO in DIRECTORY (which must be new or empty)."""
     who = {}
     for p in players:
@@ -36,14 +38,11 @@ def game_init(scenario: str, directory: str, players: tuple[str, ...], seed: str
         if not side or "@" not in email:
             raise UsageError(f"--player wants SIDE=EMAIL, got {p!r}")
         who[side] = email
-    commitments = {}
-    for c in commits:
-        side, _, value = c.partition("=")
-        commitments[side] = value.lower()
+    commitments = pairs(commits, "--commit")
     if not commitments and seed is None:
         seed = os.urandom(12).hex()
     state = game.new_game(scenario, game_id=game_id, seed=None if commitments else seed, options=options,
-                          commitments=commitments or None, setup=setup)
+                          commitments=commitments or None, setup=setup, sign_keys=pairs(sign_keys, "--sign-key"))
     unknown = sorted(set(who) - set(game.ruleset_of(state).sides))
     if unknown:
         raise UsageError(f"no side {', '.join(unknown)} in this game; sides: {', '.join(game.ruleset_of(state).sides)}")

@@ -49,6 +49,17 @@ def run(fn: Callable[..., int | None]) -> Callable[..., None]:
     return wrapper
 
 
+def pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
+    """SIDE=HEX options (commitments, public keys) as a mapping; 64 hex digits each."""
+    out = {}
+    for v in values:
+        side, _, hexval = v.partition("=")
+        if not side or len(hexval) != 64 or any(c not in "0123456789abcdefABCDEF" for c in hexval):
+            raise UsageError(f"{option} wants SIDE=<64 hex digits>, got {v!r}")
+        out[side] = hexval.lower()
+    return out
+
+
 def _out(data: Any, as_json: bool, text: str) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False) if as_json else text.rstrip("\n"))
 
@@ -88,22 +99,19 @@ def scenarios(as_json: bool) -> None:
 @click.option("--commit", "commits", multiple=True, metavar="SIDE=HEX",
               help="committed dice: each side's chain commitment (from `pbem keys new`)")
 @click.option("--setup", type=click.Choice(["historical"]), help="place both sides' historical deployment now")
+@click.option("--sign-key", "sign_keys", multiple=True, metavar="SIDE=HEX",
+              help="require signed orders: each side's public key (from `pbem keys new`)")
 @force_option
 @json_option
 @run
 def new(scenario: str, output: str, seed: str | None, game_id: str | None, options: tuple[str, ...],
-        commits: tuple[str, ...], setup: str | None, force: bool, as_json: bool) -> None:
+        commits: tuple[str, ...], setup: str | None, sign_keys: tuple[str, ...], force: bool, as_json: bool) -> None:
     """Start a game of SCENARIO and write its first state."""
-    commitments = {}
-    for c in commits:
-        side, _, hexval = c.partition("=")
-        if not side or len(hexval) != 64:
-            raise UsageError(f"--commit wants SIDE=<64 hex digits>, got {c!r}")
-        commitments[side] = hexval.lower()
+    commitments = pairs(commits, "--commit")
     if not commitments and seed is None:
         seed = os.urandom(12).hex()  # game creation, not adjudication: fresh entropy is what we want
     state = game.new_game(scenario, game_id=game_id, seed=None if commitments else seed, options=options,
-                          commitments=commitments or None, setup=setup)
+                          commitments=commitments or None, setup=setup, sign_keys=pairs(sign_keys, "--sign-key"))
     write_atomic(output, dump_yaml(state.to_dict()), force=force)
     info = {"game": state.game, "state": output, "hash": state.hash(), "awaiting": state.awaiting.to_dict(),
             "seed": seed}
@@ -313,6 +321,28 @@ def schema(name: str | None) -> None:
     click.echo(json.dumps(load_schema(name), indent=2))
 
 
+@main.command()
+@click.argument("orders_file", metavar="ORDERS")
+@click.option("--secret", "secret_file", required=True, help="your secret file (from `pbem keys new`)")
+@click.option("-o", "--output", required=True, help="the signed orders file")
+@force_option
+@run
+def sign(orders_file: str, secret_file: str, output: str, force: bool) -> None:
+    """Sign ORDERS with your side's key (games created with --sign-key require it)."""
+    from ..core import signing
+
+    orders = game.load_orders(orders_file)
+    secret = game.load_secret(secret_file)
+    if secret["side"] != orders.side:
+        raise UsageError(f"the secret is {secret['side']!r}'s, the orders are {orders.side!r}'s")
+    if "signing_key" not in secret:
+        raise UsageError("this secret file has no signing key (make one with `pbem keys new`)", where=secret_file)
+    body = orders.to_dict()
+    body["signature"] = signing.sign(orders, secret["signing_key"])  # the hash it signs excludes any old signature
+    write_atomic(output, dump_yaml(body), force=force, protect=(orders_file, secret_file))
+    click.echo(f"signed orders written to {output}")
+
+
 @main.group()
 def keys() -> None:
     """Dice secrets for committed mode."""
@@ -329,13 +359,18 @@ def keys_new(side: str, output: str, length: int, force: bool, as_json: bool) ->
     """Make a hash-chain secret; prints the commitment to give to `pbem new --commit`."""
     from ..core import dice
 
+    from ..core import signing
+
     seed = dice.new_chain_seed(os.urandom(32))
     commitment = dice.chain_commitment(seed, length)
+    private, public = signing.new_keypair()
     write_atomic(output, dump_yaml({"format": "pbem/secret@1", "side": side, "seed": seed, "length": length,
-                                    "commitment": commitment}), force=force)
-    _out({"side": side, "commitment": commitment, "secret": output}, as_json,
-         f"secret for {side} written to {output} (keep it private)\ncommitment: {commitment}\n"
-         f"use: pbem new SCENARIO -o STATE --commit {side}={commitment} ...")
+                                    "commitment": commitment, "signing_key": private, "public_key": public}),
+                 force=force)
+    _out({"side": side, "commitment": commitment, "public_key": public, "secret": output}, as_json,
+         f"secret for {side} written to {output} (keep it private)\ndice commitment: {commitment}\n"
+         f"signing public key: {public}\n"
+         f"use: pbem new SCENARIO -o STATE --commit {side}={commitment} --sign-key {side}={public} ...")
 
 
 from . import folder_cmds  # noqa: E402,F401  (registers `pbem game` and `pbem audit`)

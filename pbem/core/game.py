@@ -77,6 +77,10 @@ def check_file(state: GameState, o: OrdersFile) -> None:
     if o.side not in expected:
         raise MismatchError(f"orders are from side {o.side!r}, but step {state.step} awaits "
                             f"{' and '.join(expected) or 'nobody'}", where=o.source)
+    if state.signing is not None:
+        from . import signing
+
+        signing.check(o, state.signing)
 
 
 def check_addressing(state: GameState, orders: Sequence[OrdersFile]) -> None:
@@ -222,7 +226,8 @@ def first_difference(a: Any, b: Any, path: str = "$") -> str:
 
 
 def new_game(scenario_ref: str, *, game_id: str | None, seed: str | None, options: Sequence[str] = (),
-             commitments: Mapping[str, str] | None = None, setup: str | None = None) -> GameState:
+             commitments: Mapping[str, str] | None = None, setup: str | None = None,
+             sign_keys: Mapping[str, str] | None = None) -> GameState:
     """Start a game. Seed mode needs a seed; committed mode needs every side's chain commitment."""
     from ..rulesets import get
 
@@ -238,4 +243,10 @@ def new_game(scenario_ref: str, *, game_id: str | None, seed: str | None, option
         dice = DiceState(mode="seed", seed=seed or "")
     gid = game_id or "g-" + digest({"scenario": scen.id, "seed": seed, "commitments": dict(commitments or {}),
                                     "options": sorted(options)})[:8]
-    return rs.new_game(scen, game_id=gid, dice=dice, options=tuple(options), setup=setup)
+    state = rs.new_game(scen, game_id=gid, dice=dice, options=tuple(options), setup=setup)
+    if sign_keys:
+        unknown = sorted(set(sign_keys) - set(rs.sides))
+        if unknown:
+            raise UsageError(f"signing keys for unknown sides: {', '.join(unknown)}")
+        state = state.evolve(signing=freeze({"keys": {s: sign_keys[s].lower() for s in sorted(sign_keys)}}))
+    return state

@@ -120,6 +120,7 @@ class GameState:
     made_by: tuple[str, ...] = ()
     log: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
     result: Mapping[str, Any] | None = None
+    signing: Mapping[str, Any] | None = None  # {keys: {side: Ed25519 public key hex}}: orders must be signed
     _index: Mapping[str, Unit] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -158,6 +159,8 @@ class GameState:
         }
         if self.result is not None:
             out["result"] = thaw(self.result)
+        if self.signing is not None:
+            out["signing"] = thaw(self.signing)
         return out
 
     @classmethod
@@ -171,6 +174,7 @@ class GameState:
             answers=freeze(dict(d.get("answers", {}))), previous=d.get("previous"),
             made_by=tuple(d.get("made_by", ())), log=freeze(dict(d.get("log", {}))),
             result=freeze(dict(d["result"])) if d.get("result") is not None else None,
+            signing=freeze(dict(d["signing"])) if d.get("signing") is not None else None,
         )
 
     def hash(self) -> str:
