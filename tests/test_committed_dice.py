@@ -81,3 +81,23 @@ def test_the_submitter_cannot_predict_the_die_without_the_other_secret(tmp_path)
     labels = [f"probe/{i}" for i in range(40)]
     assert [key_real.face_for(x) for x in labels] != [key_guess.face_for(x) for x in labels]
     assert real.rolls[0].face == key_real.face_for(real.rolls[0].label)
+
+
+def test_a_neutral_referee_holds_the_only_secret(tmp_path):
+    """Issue 3, section 3: a referee's chain alone keys the dice; players reveal nothing, the referee
+    adjudicates every step with its secret, and anyone can verify without it."""
+    assert run("keys", "new", "--side", "referee", "-o", tmp_path / "ref.secret.yaml", "--length", "10").exit_code == 0
+    c0 = yaml.safe_load((tmp_path / "ref.secret.yaml").read_text())["commitment"]
+    assert run("new", MINI, "-o", tmp_path / "s0.yaml", "--setup", "historical", "--game-id", "g-ref",
+               "--commit", f"referee={c0}").exit_code == 0
+    r = run("template", tmp_path / "s0.yaml", "--side", "axis", "-o", tmp_path / "o.yaml")
+    assert r.exit_code == 0, r.output
+    doc = yaml.safe_load((tmp_path / "o.yaml").read_text())
+    assert "dice" not in doc
+    doc["orders"] = [{"attack": "0705", "with": ["pz2"], "supply": "sup1"}]
+    (tmp_path / "o.yaml").write_text(yaml.safe_dump(doc))
+    assert run("adjudicate", tmp_path / "s0.yaml", tmp_path / "o.yaml", "-o", tmp_path / "s1.yaml").exit_code == 2
+    r = run("adjudicate", tmp_path / "s0.yaml", tmp_path / "o.yaml", "-o", tmp_path / "s1.yaml",
+            "--secret", tmp_path / "ref.secret.yaml")
+    assert r.exit_code == 0, r.output
+    assert run("verify", tmp_path / "s0.yaml", tmp_path / "o.yaml", tmp_path / "s1.yaml").exit_code == 0

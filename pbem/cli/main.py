@@ -166,7 +166,7 @@ def template(state_file: str, side: str, output: str, secret_file: str | None, f
         raise UsageError(f"step {state.step} awaits {', '.join(rs.submitters(state)) or 'nobody'}, not {side!r}")
     body = {"format": "pbem/orders@1", "game": state.game, "side": side, "step": state.step, "state": state.hash()}
     body.update(rs.template(state, side))
-    if state.dice.mode == "committed":
+    if state.dice.mode == "committed" and side in state.dice.chains:  # with a referee, players reveal nothing
         if secret_file is None:
             raise UsageError("this game uses committed dice: give your secret file with --secret to add your reveal")
         body["dice"] = {"reveal": game.next_reveal(state, game.load_secret(secret_file), side)}
