@@ -120,3 +120,37 @@ def test_init_refuses_a_used_folder_and_unknown_sides(tmp_path):
     r = run("game", "init", MINI, tmp_path / "g2", "--player", "germans=x@example.org", "--seed", "x")
     assert r.exit_code == 2 and "germans" in r.output
     assert run("game", "status", tmp_path).exit_code == 2
+
+
+def test_two_players_two_folders_one_history(tmp_path):
+    """Each player keeps a folder: the side that receives orders adjudicates (game submit); the other
+    verifies the step before filing it (game receive); both histories end byte-identical and audit."""
+    alice, bob = tmp_path / "alice", tmp_path / "bob"
+    for d in (alice, bob):
+        r = run("game", "init", MINI, d, "--player", "axis=alice@example.org", "--player", "soviet=bob@example.org",
+                "--seed", "two", "--setup", "historical", "--game-id", "g-two")
+        assert r.exit_code == 0, r.output
+    o = orders_file(alice, "axis", [{"attack": "0705", "with": ["pz2"], "supply": "sup1"}], "alice-orders.yaml")
+    assert run("game", "submit", bob, o).exit_code == 0  # Bob adjudicates Alice's orders ...
+    r = run("game", "receive", alice, bob / "0001-state.yaml", o)  # ... Alice checks his result
+    assert r.exit_code == 0, r.output
+    assert sorted(p.name for p in alice.iterdir()) == sorted(p.name for p in bob.iterdir())
+    for p in bob.iterdir():
+        assert (alice / p.name).read_bytes() == p.read_bytes()
+    assert run("audit", alice).exit_code == 0 and run("audit", bob).exit_code == 0
+
+
+def test_receive_refuses_a_step_that_does_not_reproduce(tmp_path):
+    alice, bob = tmp_path / "alice", tmp_path / "bob"
+    for d in (alice, bob):
+        run("game", "init", MINI, d, "--seed", "two", "--setup", "historical", "--game-id", "g-two")
+    o = orders_file(alice, "axis", [{"attack": "0705", "with": ["pz2"], "supply": "sup1"}], "o.yaml")
+    run("game", "submit", bob, o)
+    doc = yaml.safe_load((bob / "0001-state.yaml").read_text())
+    doc["log"]["rolls"][0]["face"] = doc["log"]["rolls"][0]["face"] % 6 + 1  # Bob re-rolled the die
+    forged = tmp_path / "forged.yaml"
+    forged.write_text(yaml.safe_dump(doc, sort_keys=False))
+    before = sorted(p.name for p in alice.iterdir())
+    r = run("game", "receive", alice, forged, o)
+    assert r.exit_code == 3
+    assert sorted(p.name for p in alice.iterdir()) == before

@@ -88,6 +88,19 @@ def game_submit(directory: str, orders_file: str, secrets: tuple[str, ...], void
     _out(res, as_json, text)
 
 
+@game_group.command("receive")
+@click.argument("directory")
+@click.argument("next_state", metavar="NEXT")
+@click.argument("orders_files", metavar="ORDERS...", nargs=-1, required=True)
+@json_option
+@run
+def game_receive(directory: str, next_state: str, orders_files: tuple[str, ...], as_json: bool) -> None:
+    """Verify a step the opponent adjudicated (NEXT from ORDERS) and add it to this folder."""
+    res = gf.receive(gf.Folder.open(directory), next_state, list(orders_files))
+    _out(res, as_json, f"verified and filed: {res['state']} ({res['hash'][:16]}…); "
+         f"next: {res['awaiting']['side'] or 'nobody'} {res['awaiting']['kind']}")
+
+
 @main.command("audit")
 @click.argument("directory")
 @json_option

@@ -132,6 +132,36 @@ def submit(folder: Folder, orders_path: str, *, secrets: Sequence[Mapping[str, A
             "hash": nxt.hash(), "awaiting": nxt.awaiting.to_dict(), "voided": len(outcome.voided)}
 
 
+def receive(folder: Folder, next_state_path: str, orders_paths: Sequence[str]) -> dict:
+    """File a step the opponent adjudicated: re-run it here first (exit 3 if it does not reproduce).
+
+    Each player keeps a folder; the side that received the orders adjudicates and mails back the
+    orders and the next state, and the other side's copy of the history grows only by steps it has
+    verified itself.
+    """
+    state = folder.latest()
+    orders = [game.load_orders(p) for p in orders_paths]
+    claimed = load_document(next_state_path, "state")
+    outcome = game.verify(state, orders, claimed)
+    nxt = outcome.state
+    from ..report import render
+
+    outputs = []
+    have = folder.submitted(state.step)
+    for o, p in zip(orders, orders_paths):
+        text = Path(p).read_text(encoding="utf-8")
+        if o.side in have:
+            if have[o.side].read_text(encoding="utf-8") != text:
+                raise UsageError(f"different orders of {o.side} are already filed for step {state.step}",
+                                 where=str(have[o.side]))
+            continue
+        outputs.append((folder.path / orders_name(state.step, o.side), text))
+    outputs += [(folder.path / report_name(nxt.step), render(nxt.to_dict(), nxt.hash(), "text")),
+                (folder.path / state_name(nxt.step), dump_yaml(nxt.to_dict()))]
+    _write_together(outputs)
+    return {"verified": True, "state": state_name(nxt.step), "hash": nxt.hash(), "awaiting": nxt.awaiting.to_dict()}
+
+
 def _write_together(outputs: Sequence[tuple[Path, str]]) -> None:
     """Write every file to a temporary first, then rename them all: no half-adjudicated folder."""
     for path, _ in outputs:
