@@ -101,3 +101,11 @@ def test_a_neutral_referee_holds_the_only_secret(tmp_path):
             "--secret", tmp_path / "ref.secret.yaml")
     assert r.exit_code == 0, r.output
     assert run("verify", tmp_path / "s0.yaml", tmp_path / "o.yaml", tmp_path / "s1.yaml").exit_code == 0
+
+
+def test_a_secret_file_for_the_wrong_side_is_refused(tmp_path):
+    s0, o = setup_game(tmp_path)
+    r = run("template", s0, "--side", "axis", "--secret", tmp_path / "soviet.secret.yaml", "-o", tmp_path / "t.yaml")
+    assert r.exit_code == 2 and "'soviet'" in r.output and not (tmp_path / "t.yaml").exists()
+    r = run("adjudicate", s0, o, "-o", tmp_path / "s1.yaml", "--secret", tmp_path / "axis.secret.yaml")
+    assert r.exit_code == 2 and "soviet" in r.output and not (tmp_path / "s1.yaml").exists()

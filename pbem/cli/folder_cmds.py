@@ -5,7 +5,6 @@ import os
 
 import click
 
-from ..core import folder as gf
 from ..core import game
 from ..core.errors import UsageError
 from .main import _out, _secrets, json_option, main, pairs, run
@@ -32,6 +31,8 @@ def game_init(scenario: str, directory: str, players: tuple[str, ...], seed: str
               game_id: str | None, options: tuple[str, ...], setup: str | None, sign_keys: tuple[str, ...],
               as_json: bool) -> None:
     """Start a game of SCENARIO in DIRECTORY (which must be new or empty)."""
+    from ..core import folder as gf  # imported here: other commands need not load it
+
     who = {}
     for p in players:
         side, _, email = p.partition("=")
@@ -58,6 +59,8 @@ def game_init(scenario: str, directory: str, players: tuple[str, ...], seed: str
 @run
 def game_status(directory: str, as_json: bool) -> None:
     """Whose move it is, what is awaited and what has been filed."""
+    from ..core import folder as gf  # imported here: other commands need not load it
+
     st = gf.status(gf.Folder.open(directory))
     aw = st["awaiting"]
     if st["over"]:
@@ -79,6 +82,8 @@ def game_status(directory: str, as_json: bool) -> None:
 @run
 def game_submit(directory: str, orders_file: str, secrets: tuple[str, ...], void_illegal: bool, as_json: bool) -> None:
     """File ORDERS for the current step; adjudicate when everything for the step is in."""
+    from ..core import folder as gf  # imported here: other commands need not load it
+
     res = gf.submit(gf.Folder.open(directory), orders_file, secrets=_secrets(secrets), void_illegal=void_illegal)
     if res["adjudicated"]:
         text = (f"filed {res['filed']}; adjudicated: {res['state']} and {res['report']} written"
@@ -96,6 +101,8 @@ def game_submit(directory: str, orders_file: str, secrets: tuple[str, ...], void
 @run
 def game_receive(directory: str, next_state: str, orders_files: tuple[str, ...], as_json: bool) -> None:
     """Verify a step the opponent adjudicated (NEXT from ORDERS) and add it to this folder."""
+    from ..core import folder as gf  # imported here: other commands need not load it
+
     res = gf.receive(gf.Folder.open(directory), next_state, list(orders_files))
     _out(res, as_json, f"verified and filed: {res['state']} ({res['hash'][:16]}…); "
          f"next: {res['awaiting']['side'] or 'nobody'} {res['awaiting']['kind']}")
@@ -107,6 +114,8 @@ def game_receive(directory: str, next_state: str, orders_files: tuple[str, ...],
 @run
 def audit(directory: str, as_json: bool) -> None:
     """Re-run a whole game folder from its first state; exit 3 at the first step that does not reproduce."""
+    from ..core import folder as gf  # imported here: other commands need not load it
+
     res = gf.audit(gf.Folder.open(directory))
     _out(res, as_json, f"audit passed: {res['steps']} steps of game {res['game']} reproduce exactly "
          f"(last state {res['hash'][:16]}…)")

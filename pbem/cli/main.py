@@ -374,6 +374,7 @@ def keys_new(side: str, output: str, length: int, force: bool, as_json: bool) ->
 
 
 from . import folder_cmds  # noqa: E402,F401  (registers `pbem game` and `pbem audit`)
+from . import mail_cmds  # noqa: E402,F401
 
 if __name__ == "__main__":  # pragma: no cover
     main()
