@@ -72,3 +72,9 @@ def test_orders_replayed_from_an_earlier_step_are_refused(tmp_path):
     run("adjudicate", s0, tmp_path / "signed.yaml", "-o", tmp_path / "s1.yaml")
     r = run("adjudicate", tmp_path / "s1.yaml", tmp_path / "signed.yaml", "-o", tmp_path / "s2.yaml")
     assert r.exit_code == 2 and "step 0" in r.output
+
+
+def test_check_works_before_signing(tmp_path):
+    """A player checks orders before signing them; adjudication then requires the signature."""
+    s0, o = setup(tmp_path)
+    assert run("check", s0, o).exit_code == 0

@@ -117,5 +117,5 @@ def audit(directory: str, as_json: bool) -> None:
     from ..core import folder as gf  # imported here: other commands need not load it
 
     res = gf.audit(gf.Folder.open(directory))
-    _out(res, as_json, f"audit passed: {res['steps']} steps of game {res['game']} reproduce exactly "
+    _out(res, as_json, f"audit passed: {res['steps']} step{'' if res['steps'] == 1 else 's'} of game {res['game']} reproduce exactly "
          f"(last state {res['hash'][:16]}…)")

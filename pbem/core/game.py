@@ -62,8 +62,12 @@ def scenario_of(state: GameState) -> Scenario:
     return scen
 
 
-def check_file(state: GameState, o: OrdersFile) -> None:
-    """Refuse one orders file for another game, another step, a stale state, or a side not awaited (exit 2)."""
+def check_file(state: GameState, o: OrdersFile, *, signed: bool = True) -> None:
+    """Refuse one orders file for another game, another step, a stale state, or a side not awaited (exit 2).
+
+    In a game with signing keys the signature is required (`signed`), except by `check`, which a player
+    runs before signing; a signature that is there is always verified.
+    """
     if state.over:
         raise MismatchError("the game is over; no more orders are awaited", where=state.game)
     expected = ruleset_of(state).submitters(state)
@@ -77,17 +81,17 @@ def check_file(state: GameState, o: OrdersFile) -> None:
     if o.side not in expected:
         raise MismatchError(f"orders are from side {o.side!r}, but step {state.step} awaits "
                             f"{' and '.join(expected) or 'nobody'}", where=o.source)
-    if state.signing is not None:
+    if state.signing is not None and (signed or o.signature):
         from . import signing
 
         signing.check(o, state.signing)
 
 
-def check_addressing(state: GameState, orders: Sequence[OrdersFile]) -> None:
+def check_addressing(state: GameState, orders: Sequence[OrdersFile], *, signed: bool = True) -> None:
     """Every file addressed to this step, one per awaited side, none missing (exit 2 otherwise)."""
     seen: set[str] = set()
     for o in orders:
-        check_file(state, o)
+        check_file(state, o, signed=signed)
         if o.side in seen:
             raise MismatchError(f"two orders files from side {o.side!r}", where=o.source)
         seen.add(o.side)
@@ -139,7 +143,7 @@ def step_dice(state: GameState, orders: Sequence[OrdersFile], secrets: Sequence[
 
 def check(state: GameState, orders: Sequence[OrdersFile]) -> list[Violation]:
     """Every violation in the orders; no dice are rolled and nothing is written."""
-    check_addressing(state, orders)
+    check_addressing(state, orders, signed=False)
     scenario_of(state)
     return ruleset_of(state).validate(state, orders)
 

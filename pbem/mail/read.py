@@ -273,15 +273,16 @@ def collect(messages: list[tuple[str, EmailMessage]], game: str | None, single: 
 
 
 def save(found: list[Found], outdir: Path, *, force: bool = False) -> list[dict[str, Any]]:
-    """Write every file (exact bytes) into outdir; every check happens before the first write."""
-    if not outdir.is_dir():
-        raise UsageError("output folder does not exist", where=str(outdir))
+    """Write every file (exact bytes) into outdir (made if missing); every check happens before the first write."""
+    if outdir.exists() and not outdir.is_dir():
+        raise UsageError("the output path is not a folder", where=str(outdir))
     plan: dict[str, Found] = {}
     for f in found:
         if f.name in plan:
             raise UsageError(f"two different files would both be saved as {f.name}: from {plan[f.name].origin} "
                              f"and from {f.origin}", where=str(outdir))
         plan[f.name] = f
+    outdir.mkdir(parents=True, exist_ok=True)
     rows = []
     for name, f in plan.items():
         target = outdir / name
