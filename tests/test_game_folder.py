@@ -154,3 +154,54 @@ def test_receive_refuses_a_step_that_does_not_reproduce(tmp_path):
     r = run("game", "receive", alice, forged, o)
     assert r.exit_code == 3
     assert sorted(p.name for p in alice.iterdir()) == before
+
+
+def test_deadline_policy_is_explicit_and_recorded(tmp_path):
+    """Issue 3, section 6: status shows an overdue step; only the referee's explicit command applies the
+    policy (hold), the orders file records it, and the audit re-runs it like any step."""
+    import os
+    import time
+
+    d = tmp_path / "game"
+    assert run("game", "init", MINI, d, "--seed", "late", "--setup", "historical", "--grace-days", "3").exit_code == 0
+    st = json.loads(run("game", "status", d, "--json").output)
+    assert st["overdue"] is False and st["grace_days"] == 3
+    r = run("game", "apply-policy", d, "--side", "axis")
+    assert r.exit_code == 2 and "days" in r.output and len(list(d.iterdir())) == 2
+    old = time.time() - 5 * 86400
+    os.utime(d / "0000-state.yaml", (old, old))
+    st = json.loads(run("game", "status", d, "--json").output)
+    assert st["overdue"] is True and st["waiting_days"] >= 5
+    assert "OVERDUE" in run("game", "status", d).output
+    r = run("game", "apply-policy", d, "--side", "axis")
+    assert r.exit_code == 0, r.output
+    held = yaml.safe_load((d / "0000-orders-axis.yaml").read_text())
+    assert held["orders"] == [] and held["policy"]["rule"] == "missed-turn" and held["policy"]["action"] == "hold"
+    assert run("audit", d).exit_code == 0
+
+
+def test_a_held_turn_that_would_roll_a_die_is_refused(tmp_path, monkeypatch):
+    """With committed dice the missing player's reveal cannot be had: holding is refused where it rolls a die."""
+    from pbem.rulesets.spi_barbarossa.ruleset import SpiBarbarossa
+
+    secrets = {}
+    for side in ("axis", "soviet"):
+        run("keys", "new", "--side", side, "-o", tmp_path / f"{side}.secret.yaml", "--length", "5")
+        secrets[side] = yaml.safe_load((tmp_path / f"{side}.secret.yaml").read_text())["commitment"]
+    d = tmp_path / "game"
+    assert run("game", "init", MINI, d, "--setup", "historical", "--grace-days", "0", "--commit",
+               f"axis={secrets['axis']}", "--commit", f"soviet={secrets['soviet']}").exit_code == 0
+    r = run("game", "apply-policy", d, "--side", "axis", "--early", "--secret", tmp_path / "soviet.secret.yaml")
+    assert r.exit_code == 0, r.output  # holding rolls no die here: fine
+    original = SpiBarbarossa.play
+
+    def rolling(self, state, orders, dice, drop):  # a ruleset whose every step rolls a die
+        if dice is not None:
+            dice.roll("test/always", 6)
+        return original(self, state, orders, dice, drop)
+
+    monkeypatch.setattr(SpiBarbarossa, "play", rolling)
+    before = sorted(p.name for p in d.iterdir())
+    r = run("game", "apply-policy", d, "--side", "axis", "--early", "--secret", tmp_path / "soviet.secret.yaml")
+    assert r.exit_code == 2 and "reveal of axis is missing" in r.output
+    assert sorted(p.name for p in d.iterdir()) == before

@@ -78,3 +78,18 @@ def test_check_works_before_signing(tmp_path):
     """A player checks orders before signing them; adjudication then requires the signature."""
     s0, o = setup(tmp_path)
     assert run("check", s0, o).exit_code == 0
+
+
+def test_a_referee_hold_needs_no_signature_but_cannot_move_anything(tmp_path):
+    """A missed-turn hold is the referee's, recorded as such; it cannot carry the side's signature, so it is
+    accepted unsigned, but only empty: 'policy' orders that move units are refused."""
+    s0, o = setup(tmp_path)
+    doc = yaml.safe_load(o.read_text())
+    doc["orders"] = []
+    doc["policy"] = {"rule": "missed-turn", "action": "hold", "grace_days": 3}
+    (tmp_path / "hold.yaml").write_text(yaml.safe_dump(doc))
+    assert run("adjudicate", s0, tmp_path / "hold.yaml", "-o", tmp_path / "s1.yaml").exit_code == 0
+    doc["orders"] = [{"move": "pzk1", "path": ["0506"]}]
+    (tmp_path / "sneaky.yaml").write_text(yaml.safe_dump(doc))
+    r = run("adjudicate", s0, tmp_path / "sneaky.yaml", "-o", tmp_path / "s2.yaml")
+    assert r.exit_code == 2 and "must be empty" in r.output

@@ -10,6 +10,14 @@ from ..core.errors import UsageError
 from .main import _out, _secrets, json_option, main, pairs, run
 
 
+def _now() -> float:
+    """The only clock pbem reads: how long a step has waited (status, and the referee's deadline policy).
+    Adjudication never sees it; the record of an applied policy holds no time."""
+    import time
+
+    return time.time()
+
+
 @main.group("game")
 def game_group() -> None:
     """A game in a folder: numbered states, orders and reports."""
@@ -25,11 +33,12 @@ def game_group() -> None:
 @click.option("--option", "options", multiple=True)
 @click.option("--setup", type=click.Choice(["historical"]))
 @click.option("--sign-key", "sign_keys", multiple=True, metavar="SIDE=HEX", help="require orders signed with these keys")
+@click.option("--grace-days", type=float, help="deadline policy: a step may wait this long; then a referee may hold")
 @json_option
 @run
 def game_init(scenario: str, directory: str, players: tuple[str, ...], seed: str | None, commits: tuple[str, ...],
               game_id: str | None, options: tuple[str, ...], setup: str | None, sign_keys: tuple[str, ...],
-              as_json: bool) -> None:
+              grace_days: float | None, as_json: bool) -> None:
     """Start a game of SCENARIO in DIRECTORY (which must be new or empty)."""
     from ..core import folder as gf  # imported here: other commands need not load it
 
@@ -47,7 +56,8 @@ def game_init(scenario: str, directory: str, players: tuple[str, ...], seed: str
     unknown = sorted(set(who) - set(game.ruleset_of(state).sides))
     if unknown:
         raise UsageError(f"no side {', '.join(unknown)} in this game; sides: {', '.join(game.ruleset_of(state).sides)}")
-    f = gf.init(scenario, directory, who, state)
+    policy = {"grace_days": grace_days, "on_missing": "hold"} if grace_days is not None else None
+    f = gf.init(scenario, directory, who, state, policy)
     _out({"game": state.game, "folder": str(f.path), "state": gf.state_name(state.step), "seed": seed}, as_json,
          f"game {state.game} started in {f.path}" + (f" (dice seed {seed})" if seed else "")
          + f"\nawaiting {state.awaiting.side} {state.awaiting.kind}: {state.awaiting.phase}")
@@ -61,7 +71,7 @@ def game_status(directory: str, as_json: bool) -> None:
     """Whose move it is, what is awaited and what has been filed."""
     from ..core import folder as gf  # imported here: other commands need not load it
 
-    st = gf.status(gf.Folder.open(directory))
+    st = gf.status(gf.Folder.open(directory), _now())
     aw = st["awaiting"]
     if st["over"]:
         line = f"game over: {st['result']['level'] if st['result'] else ''}"
@@ -69,7 +79,10 @@ def game_status(directory: str, as_json: bool) -> None:
         who = ", ".join(f"{s} ({st['players'].get(s) or 'no address'})" for s in st["missing"])
         line = f"awaiting {aw['kind']} from {who or 'nobody'}: {aw.get('phase', '')}"
     text = (f"game {st['game']}: step {st['step']}, {st['date']} (game-turn {st['turn']}), {st['state_file']}\n{line}"
-            + (f"\nfiled for this step: {', '.join(st['submitted'])}" if st["submitted"] else ""))
+            + (f"\nfiled for this step: {', '.join(st['submitted'])}" if st["submitted"] else "")
+            + (f"\nwaiting {st['waiting_days']} days" + (f" of {st['grace_days']} allowed" if st["grace_days"] is not None
+                                                         else "") + (": OVERDUE" if st["overdue"] else "")
+               if not st["over"] else ""))
     _out(st, as_json, text)
 
 
@@ -106,6 +119,21 @@ def game_receive(directory: str, next_state: str, orders_files: tuple[str, ...],
     res = gf.receive(gf.Folder.open(directory), next_state, list(orders_files))
     _out(res, as_json, f"verified and filed: {res['state']} ({res['hash'][:16]}…); "
          f"next: {res['awaiting']['side'] or 'nobody'} {res['awaiting']['kind']}")
+
+
+@game_group.command("apply-policy")
+@click.argument("directory")
+@click.option("--side", required=True, help="the side whose turn is overdue")
+@click.option("--secret", "secrets", multiple=True, help="the adjudicating side's dice secret (committed dice)")
+@click.option("--early", is_flag=True, help="apply it before the grace period is over (the record says so anyway)")
+@json_option
+@run
+def game_apply_policy(directory: str, side: str, secrets: tuple[str, ...], early: bool, as_json: bool) -> None:
+    """Referee: hold SIDE's overdue turn, as the game's policy says; recorded in the history."""
+    from ..core import folder as gf  # imported here: other commands need not load it
+
+    res = gf.apply_policy(gf.Folder.open(directory), side, now=_now(), secrets=_secrets(secrets), early=early)
+    _out(res, as_json, f"missed turn held for {side}: {res['filed']} records the policy; {res['state']} written")
 
 
 @main.command("audit")

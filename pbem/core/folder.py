@@ -71,20 +71,34 @@ class Folder:
         return (self.game.get("players") or {}).get(side)
 
 
-def init(scenario: str, directory: str | Path, players: Mapping[str, str], state: GameState) -> Folder:
+def init(scenario: str, directory: str | Path, players: Mapping[str, str], state: GameState,
+         policy: Mapping[str, Any] | None = None) -> Folder:
     """Create a game folder with its first state. The folder must not exist or be empty."""
     d = Path(directory)
     if d.exists() and any(d.iterdir()):
         raise UsageError("the folder exists and is not empty", where=str(d))
     d.mkdir(parents=True, exist_ok=True)
-    doc = {"format": GAME_FORMAT, "game": state.game, "scenario": scenario,
-           "players": {side: players[side] for side in sorted(players)}}
+    doc: dict[str, Any] = {"format": GAME_FORMAT, "game": state.game, "scenario": scenario,
+                           "players": {side: players[side] for side in sorted(players)}}
+    if policy:
+        doc["policy"] = dict(policy)
     write_atomic(d / state_name(state.step), dump_yaml(state.to_dict()))
     write_atomic(d / GAME_FILE, dump_yaml(doc))
     return Folder(d, doc)
 
 
-def status(folder: Folder) -> dict:
+def waiting(folder: Folder, now: float) -> dict:
+    """How long the current step has waited, from when its state file was written (status only: adjudication
+    never reads a clock), and whether the game's grace period is over."""
+    steps = folder.steps()
+    since = (folder.path / state_name(steps[-1])).stat().st_mtime if steps else now
+    days = max(0.0, (now - since) / 86400)
+    grace = (folder.game.get("policy") or {}).get("grace_days")
+    return {"waiting_days": round(days, 2), "grace_days": grace, "overdue": grace is not None and days > grace}
+
+
+def status(folder: Folder, now: float) -> dict:
+    """`now` (seconds since the epoch) comes from the caller: core code never reads a clock."""
     state = folder.latest()
     rs = game.ruleset_of(state)
     awaited = list(rs.submitters(state)) if not state.over else []
@@ -95,7 +109,33 @@ def status(folder: Folder) -> dict:
         "submitted": sorted(have), "missing": [s for s in awaited if s not in have],
         "players": {s: folder.player(s) for s in sorted(folder.game.get("players") or {})},
         "state_file": state_name(state.step), "hash": state.hash(),
+        **waiting(folder, now),
     }
+
+
+def apply_policy(folder: Folder, side: str, *, now: float, secrets: Sequence[Mapping[str, Any]] = (),
+                 early: bool = False) -> dict:
+    """A referee applies the missed-turn policy: hold orders for `side`, recorded in the history as such.
+
+    Refused unless the step is overdue (or `early`), and where holding would roll a die (the missing
+    player's dice reveal cannot be had).
+    """
+    import tempfile
+
+    policy = folder.game.get("policy") or {}
+    if policy.get("on_missing") != "hold":
+        raise UsageError("this game declares no missed-turn policy (game init --grace-days N)", where=str(folder.path))
+    state = folder.latest()
+    wait = waiting(folder, now)
+    if not wait["overdue"] and not early:
+        raise UsageError(f"step {state.step} has waited {wait['waiting_days']} days of the {wait['grace_days']} allowed",
+                         where=str(folder.path))
+    body = {"format": "pbem/orders@1", "game": state.game, "side": side, "step": state.step, "state": state.hash(),
+            "orders": [], "policy": {"rule": "missed-turn", "action": "hold", "grace_days": policy.get("grace_days", 0)}}
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / orders_name(state.step, side)
+        path.write_text(dump_yaml(body), encoding="utf-8")
+        return submit(folder, str(path), secrets=secrets)
 
 
 def submit(folder: Folder, orders_path: str, *, secrets: Sequence[Mapping[str, Any]] = (),

@@ -81,7 +81,10 @@ def check_file(state: GameState, o: OrdersFile, *, signed: bool = True) -> None:
     if o.side not in expected:
         raise MismatchError(f"orders are from side {o.side!r}, but step {state.step} awaits "
                             f"{' and '.join(expected) or 'nobody'}", where=o.source)
-    if state.signing is not None and (signed or o.signature):
+    if o.policy is not None and o.orders:
+        raise MismatchError("a missed-turn policy holds: its orders must be empty", where=o.source)
+    held = o.policy is not None and not o.signature  # a referee's recorded hold cannot carry the side's signature
+    if state.signing is not None and (signed or o.signature) and not held:
         from . import signing
 
         signing.check(o, state.signing)
@@ -116,6 +119,10 @@ def _reveals(state: GameState, orders: Sequence[OrdersFile], secrets: Sequence[M
     reveals, chains = [], {}
     for side in sorted(ds.chains):
         chain = ds.chains[side]
+        if side in by_side and by_side[side].reveal is None and by_side[side].policy is not None:
+            reveals.append(f"side:{side}:withheld")  # a missed turn: no die may be rolled (see adjudicate)
+            chains[side] = dict(chain)
+            continue
         if side in by_side:
             element = by_side[side].reveal
             if element is None:
@@ -170,6 +177,10 @@ def adjudicate(state: GameState, orders: Sequence[OrdersFile], *, secrets: Seque
         resolved, events, violations = rs.play(state, orders, dice, drop)
     if violations:  # cannot happen while rulesets skip dropped orders; never loop or write a bad state
         raise OrdersRejected(violations)
+    withheld = [o.side for o in orders if o.policy is not None and o.reveal is None and o.side in state.dice.chains]
+    if withheld and dice.rolls:
+        raise MismatchError(f"this step rolls dice, and the reveal of {', '.join(withheld)} is missing: a missed turn "
+                            "can be held only where holding rolls no die; the player's own orders are needed")
     violations = voided
     answers = {k: thaw(v) for k, v in state.answers.items()}
     for o in orders:

@@ -32,6 +32,7 @@ class OrdersFile:
     answers: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
     reveal: str | None = None
     signature: str | None = None
+    policy: Mapping[str, Any] | None = None  # set when a referee applied a missed-turn policy, not the player
     source: str = "<orders>"
 
     @classmethod
@@ -41,7 +42,8 @@ class OrdersFile:
             game=d["game"], side=d["side"], step=d["step"], state=d["state"],
             orders=tuple(freeze(dict(o)) for o in d.get("orders") or ()),
             answers=freeze(dict(d.get("answers") or {})), reveal=dice.get("reveal"),
-            signature=d.get("signature"), source=source,
+            signature=d.get("signature"), policy=freeze(dict(d["policy"])) if d.get("policy") else None,
+            source=source,
         )
 
     def to_dict(self) -> dict:
@@ -53,6 +55,8 @@ class OrdersFile:
             out["answers"] = thaw(self.answers)
         if self.reveal is not None:
             out["dice"] = {"reveal": self.reveal}
+        if self.policy is not None:
+            out["policy"] = thaw(self.policy)
         if self.signature is not None:
             out["signature"] = self.signature
         return out
