@@ -201,16 +201,20 @@ class CombatPhase:
         self.air_hexes.update(h for _, h in plan.air)
 
     # --- the phase -----------------------------------------------------------------------
-    def check_all(self, attacks: Sequence[Attack]) -> None:
+    def check_all(self, attacks: Sequence[Attack]) -> list[Plan]:
         """Validation without dice: each attack checked against the position after movement."""
+        plans = []
         for o in attacks:
             if o.index in self.step.drop:
                 continue
             plan = self.plan(o, instant=False)
             if plan is not None:
                 self.claim(plan)
+                plans.append(plan)
+        return plans
 
-    def resolve_all(self, attacks: Sequence[Attack], dice: Dice, answers: Mapping[str, Any]) -> None:
+    def resolve_all(self, attacks: Sequence[Attack], dice: Dice, answers: Mapping[str, Any],
+                    source: str = "standing answer") -> None:
         number = 0
         for o in attacks:
             if o.index in self.step.drop:
@@ -220,18 +224,23 @@ class CombatPhase:
                 continue
             self.claim(plan)
             number += 1
-            self.resolve(plan, number, dice, answers)
+            self.resolve(plan, number, dice, answers, source)
         for s in sorted(self.spent_supply.values(), key=lambda u: u.id):  # SUPPLY (F): at the end of the phase
             if s.active:
                 self.pos.remove(s)
                 self.step.event("supply-expended", f"supply unit {s.id} is used up", unit=s.id)
 
-    def choose_crt(self, plan: Plan, answers: Mapping[str, Any]) -> tuple[Crt, str]:
-        """The defender chooses the CRT (COMBAT general rule): its standing answer, else our default."""
+    def choose_crt(self, plan: Plan, number: int, answers: Mapping[str, Any], source: str) -> tuple[Crt, str]:
+        """The defender chooses the CRT (COMBAT general rule): one table for every combat (`crt: I`) or one
+        per combat (`crt: {1: I, 2: II}`), given as a standing answer or as the answer to a decision step;
+        `auto`, or no answer, takes our documented default."""
         crts = self.pos.data.crts
-        wanted = str(answers.get("crt", "auto"))
+        wanted = answers.get("crt", "auto")
+        if isinstance(wanted, Mapping):
+            wanted = wanted.get(str(number), wanted.get(number, "auto"))
+        wanted = str(wanted)
         if wanted in crts:
-            return crts[wanted], "defender's standing answer"
+            return crts[wanted], f"defender's {source}"
         col = odds_column(plan.attack, plan.defense, next(iter(crts.values())).columns)
 
         def score(c: Crt) -> tuple[int, int]:
@@ -241,9 +250,10 @@ class CombatPhase:
         best = min(sorted(crts), key=lambda k: score(crts[k]))
         return crts[best], "default: fewest defender eliminations"
 
-    def resolve(self, plan: Plan, number: int, dice: Dice, answers: Mapping[str, Any]) -> None:
+    def resolve(self, plan: Plan, number: int, dice: Dice, answers: Mapping[str, Any],
+                source: str = "standing answer") -> None:
         st, pos = self.step, self.pos
-        crt, why = self.choose_crt(plan, answers)
+        crt, why = self.choose_crt(plan, number, answers, source)
         col = crt.column_for(plan.attack, plan.defense)
         label = f"combat/{pos.turn}/{self.side}/{number}"
         if col is None:

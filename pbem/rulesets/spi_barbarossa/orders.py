@@ -152,11 +152,13 @@ def parse(items: Sequence[Mapping[str, Any]], where: str) -> list[Order]:
         except SchemaError as exc:
             exc.problems = [p.replace("$", f"$.orders[{i}]", 1) for p in exc.problems]
             raise
-        out.append(_build(i, item))
+        out.append(build_order(i, item))
     return out
 
 
-def _build(i: int, d: dict) -> Order:
+def build_order(i: int, d: Mapping[str, Any]) -> Order:
+    """A typed order from a (schema-checked) item; `i` is its place in the orders file."""
+    d = thaw(d)
     if "move" in d:
         return Move(i, _as_list(d["move"]), _as_list(d["path"]))
     if "rail" in d:

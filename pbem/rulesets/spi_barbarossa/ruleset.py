@@ -11,7 +11,7 @@ from typing import Any, Mapping, Sequence
 from ...core.dice import Dice
 from ...core.errors import ReferenceError_
 from ...core.events import Event, Violation
-from ...core.frozen import freeze
+from ...core.frozen import freeze, thaw
 from ...core.orders import OrdersFile
 from ...core.ruleset import Ruleset
 from ...core.scenario import Scenario
@@ -19,17 +19,18 @@ from ...core.state import Awaiting, DiceState, GameState, ScenarioRef, Unit
 from . import data as spidata
 from .combat import CombatPhase
 from .common import Step, side_name
-from .data import AXIS, SIDES, SOVIET, odds_text
+from .data import AXIS, SIDES, SOVIET, odds_column, odds_text
 from .movement import MovementPhase, allowance
-from .orders import Attack, Exchange, Place, parse_file
+from .orders import Attack, Exchange, Place, build_order, parse_file
 from .position import Position
 from .setup import run_setup
 from .supply import in_general_supply
 from .victory import victory
 
-SETUP, FIRST, SECOND, OVER = "setup", "movement-combat", "second-movement", "over"
+SETUP, FIRST, DECISION, SECOND, OVER = "setup", "movement-combat", "decision", "second-movement", "over"
 PHASE_TEXT = {SETUP: "initial deployment", FIRST: "first movement phase and combat phase",
-              SECOND: "second movement phase", OVER: "game over"}
+              DECISION: "the defender's choice of combat results tables", SECOND: "second movement phase",
+              OVER: "game over"}
 
 
 def previous_month(date: str) -> str:
@@ -134,10 +135,25 @@ class SpiBarbarossa(Ruleset):
             MovementPhase(step, 1).run(moves)
             step.phase_label = f"{state.date} {side_name(side)} combat phase"
             attacks = [o for o in items if isinstance(o, Attack)]
-            CombatPhase(step).check_all(attacks)  # declared attacks are checked before any die is rolled
+            plans = CombatPhase(step).check_all(attacks)  # declared attacks are checked before any die is rolled
+            standing = state.answers.get(spidata.enemy(side), {})
             if dice is not None and not step.violations:
-                answers = state.answers.get(spidata.enemy(side), {})
-                CombatPhase(step).resolve_all(attacks, dice, answers)
+                if plans and "ask-decisions" in state.options and "crt" not in standing:
+                    self._ask(step, ofile, attacks, plans)  # no die is rolled: the defender chooses first
+                else:
+                    CombatPhase(step).resolve_all(attacks, dice, standing)
+        elif state.phase == DECISION:
+            for o in items:
+                step.fail(o, "ORDER_WRONG_PHASE", "COMBAT general rule", "a decision step takes answers, not orders")
+            if "crt" not in ofile.answers:
+                step.fail(None, "DECISION_UNANSWERED", "COMBAT general rule",
+                          "the defender must answer `crt:` (I, II or auto, for every combat or per combat number)")
+            if dice is not None and not step.violations:
+                pending = pos.extras.pop("pending")
+                step.side = pending["side"]  # the combats are the attacker's
+                step.phase_label = f"{state.date} {side_name(step.side)} combat phase"
+                attacks = [build_order(p["index"], p["order"]) for p in pending["attacks"]]
+                CombatPhase(step).resolve_all(attacks, dice, ofile.answers, "answer to the decision")
         else:
             for o in items:
                 if isinstance(o, Attack):
@@ -150,15 +166,31 @@ class SpiBarbarossa(Ruleset):
         return pos, step
 
     def _check_answers(self, step: Step, ofile: OrdersFile, d: spidata.SpiData) -> None:
-        """Standing answers are decisions taken in advance; a typo must not silently fall back to the default."""
+        """Answers are decisions; a typo must not silently fall back to the default."""
         allowed = {"crt": sorted(d.crts) + ["auto"]}
         for key, value in sorted(ofile.answers.items()):
             if key not in allowed:
                 step.fail(None, "ANSWER_UNKNOWN", "COMBAT general rule",
                           f"no decision {key!r} in this game; known: {', '.join(sorted(allowed))}")
-            elif str(value) not in allowed[key]:
+                continue
+            values = list(value.values()) if isinstance(value, Mapping) else [value]
+            bad = [v for v in values if str(v) not in allowed[key]]
+            if bad:
                 step.fail(None, "ANSWER_INVALID", "COMBAT general rule",
-                          f"answers.{key} must be one of {', '.join(allowed[key])}, not {value!r}")
+                          f"answers.{key} must be one of {', '.join(allowed[key])} (or a mapping of combat numbers "
+                          f"to them), not {bad[0]!r}")
+
+    def _ask(self, step: Step, ofile: OrdersFile, attacks: Sequence[Attack], plans: Sequence[Any]) -> None:
+        """Stop before any combat: keep the declared attacks and ask the defender for its tables."""
+        pos = step.pos
+        pos.extras["pending"] = {"side": step.side,
+                                 "attacks": [{"index": o.index, "order": thaw(ofile.orders[o.index])} for o in attacks]}
+        lines = [f"{n}: {'+'.join(pos.hex_id(t) for t in p.targets)} {p.attack}:{p.defense} "
+                 f"({odds_text(odds_column(p.attack, p.defense, next(iter(pos.data.crts.values())).columns))})"
+                 for n, p in enumerate(plans, start=1)]
+        pos.extras["question"] = "crt for each combat (I, II or auto): " + "; ".join(lines)
+        step.event("decision", f"the defender is asked to choose the combat results tables: {'; '.join(lines)}",
+                   combats=lines)
 
     def _isolation(self, step: Step) -> None:
         """SUPPLY (A): a unit out of general supply at the start and at the end of its Player-Turn is eliminated."""
@@ -179,8 +211,12 @@ class SpiBarbarossa(Ruleset):
         result = None
         if phase == SETUP:
             nside, nphase = (AXIS, SETUP) if side == SOVIET else (AXIS, FIRST)
+        elif phase == FIRST and "pending" in extras:
+            nside, nphase = spidata.enemy(side), DECISION
         elif phase == FIRST:
             nside, nphase = side, SECOND
+        elif phase == DECISION:
+            nside, nphase = spidata.enemy(side), SECOND
         elif side == AXIS:
             nside, nphase = SOVIET, FIRST
         elif date >= extras.get("last_turn", date):
@@ -197,8 +233,9 @@ class SpiBarbarossa(Ruleset):
             step.event("turn", f"game-turn {turn}: {date}, weather {extras['weather']}", turn=turn, date=date,
                        weather=extras["weather"])
         extras["passed"] = pos.passed_extras()
-        awaiting = Awaiting(nside, "none" if nphase == OVER else ("setup" if nphase == SETUP else "orders"),
-                            PHASE_TEXT[nphase])
+        question = extras.pop("question", "") if nphase == DECISION else ""
+        kind = {OVER: "none", SETUP: "setup", DECISION: "decision"}.get(nphase, "orders")
+        awaiting = Awaiting(nside, kind, PHASE_TEXT[nphase], question)
         return state.evolve(turn=turn, date=date, phase=nphase, awaiting=awaiting, units=pos.units_tuple(),
                             control=freeze(pos.control()), extras=freeze(extras),
                             result=freeze(result) if result else None)
@@ -244,6 +281,8 @@ class SpiBarbarossa(Ruleset):
     def template(self, state: GameState, side: str) -> dict:
         scen = self._scenario(state)
         answers = {"crt": "auto", **dict(state.answers.get(side, {}))}
+        if state.phase == DECISION:
+            return {"orders": [], "answers": {"crt": "auto"}}
         if state.phase == SETUP:
             return {"orders": self._historical_for(scen, state, side), "answers": answers}
         return {"orders": [], "answers": answers}
@@ -256,6 +295,11 @@ class SpiBarbarossa(Ruleset):
                  f"weather: {pos.weather}"]
         if state.phase == SETUP:
             lines.append("the historical deployment is filled in below; change any `at:` (hex id or city name)")
+            return lines
+        if state.phase == DECISION:
+            lines.append("you defend: choose the combat results table for the enemy's combats, then send this back")
+            lines.append(state.awaiting.question)
+            lines.append("answers: crt: I, II or auto for all, or per combat: crt: {1: I, 2: II}")
             return lines
         lines += ["order forms (hex ids 'CCRR' quoted, or city names):",
                   "  - {move: UNIT or [UNIT, UNIT], path: ['0000', ...]}      every hex entered, in order",
