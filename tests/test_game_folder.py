@@ -205,3 +205,39 @@ def test_a_held_turn_that_would_roll_a_die_is_refused(tmp_path, monkeypatch):
     r = run("game", "apply-policy", d, "--side", "axis", "--early", "--secret", tmp_path / "soviet.secret.yaml")
     assert r.exit_code == 2 and "reveal of axis is missing" in r.output
     assert sorted(p.name for p in d.iterdir()) == before
+
+
+def test_a_missed_decision_is_answered_with_the_defaults(tmp_path):
+    """Issue 3, section 6: 'the default answers': a defender who misses a decision step gets the default."""
+    d = tmp_path / "game"
+    assert run("game", "init", MINI, d, "--seed", "dec", "--setup", "historical", "--option", "ask-decisions",
+               "--grace-days", "1", "--on-missing", "defaults").exit_code == 0
+    o = orders_file(d, "axis", [{"attack": "0705", "with": ["pz2"], "supply": "sup1"}], "a.yaml")
+    assert run("game", "submit", d, o).exit_code == 0
+    assert json.loads(run("game", "status", d, "--json").output)["awaiting"]["kind"] == "decision"
+    r = run("game", "apply-policy", d, "--side", "soviet", "--early")
+    assert r.exit_code == 0, r.output
+    filed = yaml.safe_load((d / "0001-orders-soviet.yaml").read_text())
+    assert filed["answers"] == {"crt": "auto"} and filed["policy"]["action"] == "defaults"
+    assert "default: fewest" in (d / "0002-report.txt").read_text()
+    assert run("audit", d).exit_code == 0
+
+
+def test_a_failed_write_leaves_no_half_step(tmp_path, monkeypatch):
+    """The folder is never left half-written: a failure at the last rename takes the step back out whole."""
+    import os as _os
+
+    d = new_game(tmp_path)
+    o = orders_file(d, "axis", [{"move": "pzk1", "path": ["0506"]}], "a.yaml")
+    before = sorted(p.name for p in d.iterdir())
+    real = _os.replace
+
+    def failing(src, dst):
+        if str(dst).endswith("0001-state.yaml"):
+            raise OSError("disk full")
+        return real(src, dst)
+
+    monkeypatch.setattr("pbem.core.folder.os.replace", failing)
+    r = run("game", "submit", d, o)
+    assert r.exit_code == 2 and "disk full" in r.output and "nothing of this step was kept" in r.output
+    assert sorted(p.name for p in d.iterdir()) == before and not list(d.glob(".*"))

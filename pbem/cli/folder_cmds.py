@@ -33,12 +33,14 @@ def game_group() -> None:
 @click.option("--option", "options", multiple=True)
 @click.option("--setup", type=click.Choice(["historical"]))
 @click.option("--sign-key", "sign_keys", multiple=True, metavar="SIDE=HEX", help="require orders signed with these keys")
-@click.option("--grace-days", type=float, help="deadline policy: a step may wait this long; then a referee may hold")
+@click.option("--grace-days", type=float, help="deadline policy: a step may wait this long; then a referee may act")
+@click.option("--on-missing", type=click.Choice(["hold", "defaults"]), default="hold", show_default=True,
+              help="what the referee files for an overdue side: both file the step's defaults (no moves, default answers)")
 @json_option
 @run
 def game_init(scenario: str, directory: str, players: tuple[str, ...], seed: str | None, commits: tuple[str, ...],
               game_id: str | None, options: tuple[str, ...], setup: str | None, sign_keys: tuple[str, ...],
-              grace_days: float | None, as_json: bool) -> None:
+              grace_days: float | None, on_missing: str, as_json: bool) -> None:
     """Start a game of SCENARIO in DIRECTORY (which must be new or empty)."""
     from ..core import folder as gf  # imported here: other commands need not load it
 
@@ -56,7 +58,7 @@ def game_init(scenario: str, directory: str, players: tuple[str, ...], seed: str
     unknown = sorted(set(who) - set(game.ruleset_of(state).sides))
     if unknown:
         raise UsageError(f"no side {', '.join(unknown)} in this game; sides: {', '.join(game.ruleset_of(state).sides)}")
-    policy = {"grace_days": grace_days, "on_missing": "hold"} if grace_days is not None else None
+    policy = {"grace_days": grace_days, "on_missing": on_missing} if grace_days is not None else None
     f = gf.init(scenario, directory, who, state, policy)
     _out({"game": state.game, "folder": str(f.path), "state": gf.state_name(state.step), "seed": seed}, as_json,
          f"game {state.game} started in {f.path}" + (f" (dice seed {seed})" if seed else "")

@@ -115,7 +115,8 @@ def status(folder: Folder, now: float) -> dict:
 
 def apply_policy(folder: Folder, side: str, *, now: float, secrets: Sequence[Mapping[str, Any]] = (),
                  early: bool = False) -> dict:
-    """A referee applies the missed-turn policy: hold orders for `side`, recorded in the history as such.
+    """A referee applies the missed-turn policy for `side`: the step's default (no moves, default answers),
+    recorded in the history as such.
 
     Refused unless the step is overdue (or `early`), and where holding would roll a die (the missing
     player's dice reveal cannot be had).
@@ -123,15 +124,17 @@ def apply_policy(folder: Folder, side: str, *, now: float, secrets: Sequence[Map
     import tempfile
 
     policy = folder.game.get("policy") or {}
-    if policy.get("on_missing") != "hold":
+    if policy.get("on_missing") not in ("hold", "defaults"):
         raise UsageError("this game declares no missed-turn policy (game init --grace-days N)", where=str(folder.path))
     state = folder.latest()
     wait = waiting(folder, now)
     if not wait["overdue"] and not early:
         raise UsageError(f"step {state.step} has waited {wait['waiting_days']} days of the {wait['grace_days']} allowed",
                          where=str(folder.path))
+    default = game.ruleset_of(state).template(state, side)  # no moves, default answers, historical deployment
     body = {"format": "pbem/orders@1", "game": state.game, "side": side, "step": state.step, "state": state.hash(),
-            "orders": [], "policy": {"rule": "missed-turn", "action": "hold", "grace_days": policy.get("grace_days", 0)}}
+            "orders": default.get("orders", []), "answers": default.get("answers", {}),
+            "policy": {"rule": "missed-turn", "action": policy["on_missing"], "grace_days": policy.get("grace_days", 0)}}
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / orders_name(state.step, side)
         path.write_text(dump_yaml(body), encoding="utf-8")
@@ -217,9 +220,12 @@ def _write_together(outputs: Sequence[tuple[Path, str]]) -> None:
         for tmp, path in temps:  # the state last: a folder is at a step only once its state is there
             os.replace(tmp, path)
             renamed.append(path)
-    except BaseException:
+    except BaseException as exc:
         for path in renamed:  # none of them existed before: take the step back out whole
             path.unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise UsageError(f"cannot write the game folder ({exc.strerror or exc}); nothing of this step was kept",
+                             where=str(outputs[-1][0].parent)) from None
         raise
     finally:
         for tmp, _ in temps:

@@ -81,8 +81,11 @@ def check_file(state: GameState, o: OrdersFile, *, signed: bool = True) -> None:
     if o.side not in expected:
         raise MismatchError(f"orders are from side {o.side!r}, but step {state.step} awaits "
                             f"{' and '.join(expected) or 'nobody'}", where=o.source)
-    if o.policy is not None and o.orders:
-        raise MismatchError("a missed-turn policy holds: its orders must be empty", where=o.source)
+    if o.policy is not None:  # a referee's missed-turn policy files the step's default and nothing else
+        default = ruleset_of(state).template(state, o.side)
+        if thaw(o.orders) != default.get("orders", []) or thaw(o.answers) != default.get("answers", {}):
+            raise MismatchError("a missed-turn policy files only the step's default orders and answers "
+                                "(what `pbem template` gives)", where=o.source)
     held = o.policy is not None and not o.signature  # a referee's recorded hold cannot carry the side's signature
     if state.signing is not None and (signed or o.signature) and not held:
         from . import signing
