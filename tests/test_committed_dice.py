@@ -109,3 +109,10 @@ def test_a_secret_file_for_the_wrong_side_is_refused(tmp_path):
     assert r.exit_code == 2 and "'soviet'" in r.output and not (tmp_path / "t.yaml").exists()
     r = run("adjudicate", s0, o, "-o", tmp_path / "s1.yaml", "--secret", tmp_path / "axis.secret.yaml")
     assert r.exit_code == 2 and "soviet" in r.output and not (tmp_path / "s1.yaml").exists()
+
+
+def test_secrets_from_the_environment(tmp_path, monkeypatch):
+    s0, o = setup_game(tmp_path)
+    monkeypatch.setenv("PBEM_SECRETS", str(tmp_path / "soviet.secret.yaml"))
+    r = run("adjudicate", s0, o, "-o", tmp_path / "s1.yaml")
+    assert r.exit_code == 0, r.output

@@ -201,6 +201,10 @@ def check(state_file: str, orders_files: tuple[str, ...], as_json: bool) -> int:
 
 
 def _secrets(paths: tuple[str, ...]) -> list[dict]:
+    """The dice secrets given with --secret, else those listed in $PBEM_SECRETS (paths separated like PATH):
+    a player sets it once and every adjudication adds its reveal."""
+    if not paths:
+        paths = tuple(p for p in os.environ.get("PBEM_SECRETS", "").split(os.pathsep) if p)
     return [game.load_secret(p) for p in paths]
 
 
