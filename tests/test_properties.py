@@ -104,3 +104,28 @@ def test_no_crash_on_the_real_map(items):
     o = orders_for(s, *items)
     outcome = game.adjudicate(s, [o], void_illegal=True)
     assert GameState.from_dict(outcome.state.to_dict()).hash() == outcome.state.hash()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.one_of(st.binary(max_size=300), st.text(max_size=300),
+                 st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=8)),
+                              lambda c: st.one_of(st.lists(c, max_size=4), st.dictionaries(st.text(max_size=6), c, max_size=4)),
+                              max_leaves=12).map(lambda d: __import__("yaml").safe_dump(d))))
+def test_any_file_gives_a_clean_error_never_a_traceback(tmp_path_factory, content):
+    """Bad input gets a clear error (exit 1 or 2), whatever the bytes: orders, states and mail alike."""
+    from click.testing import CliRunner
+
+    from pbem.cli.main import main
+
+    tmp = tmp_path_factory.mktemp("fuzz")
+    bad = tmp / "input.yaml"
+    bad.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8", "surrogatepass"))
+    s = mini_state(BASE)
+    good = tmp / "state.yaml"
+    from pbem.core.loading import dump_yaml
+    good.write_text(dump_yaml(s.to_dict()))
+    for args in (["check", str(good), str(bad)], ["check", str(bad), str(bad)], ["show", str(bad)],
+                 ["mail", "read", str(bad), "-o", str(tmp / "out")]):
+        r = CliRunner().invoke(main, args)
+        assert r.exit_code in (1, 2), (args, r.output, r.exception)
+        assert r.exception is None or isinstance(r.exception, SystemExit), (args, r.exception)

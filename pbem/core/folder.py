@@ -77,7 +77,10 @@ def init(scenario: str, directory: str | Path, players: Mapping[str, str], state
     d = Path(directory)
     if d.exists() and any(d.iterdir()):
         raise UsageError("the folder exists and is not empty", where=str(d))
-    d.mkdir(parents=True, exist_ok=True)
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot make the game folder: {exc.strerror or exc}", where=str(d)) from None
     doc: dict[str, Any] = {"format": GAME_FORMAT, "game": state.game, "scenario": scenario,
                            "players": {side: players[side] for side in sorted(players)}}
     if policy:

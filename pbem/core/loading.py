@@ -166,13 +166,18 @@ def write_atomic(path: str | Path, text: str, *, force: bool = False, protect: t
     directory = target.parent if str(target.parent) else Path(".")
     if not directory.is_dir():
         raise UsageError("output folder does not exist", where=str(directory))
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise UsageError(f"cannot write here: {exc.strerror or exc}", where=str(path)) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes private files; outputs are ordinary files
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         if os.path.exists(tmp):
             os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise UsageError(f"cannot write: {exc.strerror or exc}; nothing was written", where=str(path)) from None
         raise

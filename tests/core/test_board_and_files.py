@@ -85,3 +85,27 @@ def test_atomic_write_refuses_existing_and_inputs(tmp_path):
         write_atomic(p, "two\n", force=True, protect=(str(p),))
     write_atomic(p, "two\n", force=True)
     assert p.read_text() == "two\n" and not list(tmp_path.glob(".*.tmp"))
+
+
+def test_unwritable_output_is_a_clean_error(tmp_path, monkeypatch):
+    """A folder we may not write (or a full disk) gets exit 2 and a message, not a traceback, and leaves
+    nothing behind."""
+    import tempfile
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "mkstemp", refuse)
+    with pytest.raises(UsageError) as e:
+        write_atomic(tmp_path / "out.yaml", "x\n")
+    assert "Permission denied" in str(e.value)
+    monkeypatch.undo()
+    import os
+
+    def full(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full)
+    with pytest.raises(UsageError) as e:
+        write_atomic(tmp_path / "out.yaml", "x\n")
+    assert "No space left" in str(e.value) and list(tmp_path.iterdir()) == []
