@@ -48,18 +48,17 @@ def render(b: Any, doc: dict[str, Any], basemap_dir: Path, out: Path,
     ax.add_collection(PolyCollection(polys, facecolors=cols, edgecolors="#999999", linewidths=0.2))
 
     # reference geography (thin grey): coastline + lakes, WDBII rivers
-    lines = []
-    for shp in read_shapes(basemap_dir, "gshhs", "i", (38.0, 68.0)):
-        xy = [grid.map_xy(la, lo) for lo, la in zip(shp.lons, shp.lats) if 10 < lo < 60]
-        if len(xy) > 1:
-            lines.append(xy)
-    ax.add_collection(LineCollection(lines, colors="#333333", linewidths=0.5))
-    rlines = []
-    for shp in read_shapes(basemap_dir, "rivers", "l", (38.0, 68.0)):
-        xy = [grid.map_xy(la, lo) for lo, la in zip(shp.lons, shp.lats) if 10 < lo < 60]
-        if len(xy) > 1:
-            rlines.append(xy)
-    ax.add_collection(LineCollection(rlines, colors="#6699cc", linewidths=0.4))
+    def map_lines(kind: str, resolution: str) -> list:
+        """Basemap shapes inside the map's longitudes, as polylines in map coordinates."""
+        out = []
+        for shp in read_shapes(basemap_dir, kind, resolution, (38.0, 68.0)):
+            xy = [grid.map_xy(la, lo) for lo, la in zip(shp.lons, shp.lats) if 10 < lo < 60]
+            if len(xy) > 1:
+                out.append(xy)
+        return out
+
+    ax.add_collection(LineCollection(map_lines("gshhs", "i"), colors="#333333", linewidths=0.5))
+    ax.add_collection(LineCollection(map_lines("rivers", "l"), colors="#6699cc", linewidths=0.4))
 
     # country borders and rivers on hexsides
     hexes = doc["hexes"]
