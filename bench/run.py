@@ -7,6 +7,7 @@
 """
 from __future__ import annotations
 
+import json
 import os
 import platform
 import statistics
@@ -43,6 +44,14 @@ def cli_ratio() -> dict:
     return {"adjudicate_s": ma, "imports_s": mb, "ratio": ma / mb}
 
 
+def phases() -> dict[str, float]:
+    """Median milliseconds of each phase of a cold adjudication, each run in a fresh interpreter."""
+    cmd = [PY, str(ROOT / "bench/phases.py"), str(EX / "state-0.yaml"), str(EX / "orders-1-axis-a.yaml")]
+    runs = [json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True, cwd=ROOT).stdout)
+            for _ in range(max(5, RUNS // 3))]
+    return {name: statistics.median(r[name] for r in runs) for name in runs[0]}
+
+
 def in_process() -> dict:
     sys.path.insert(0, str(ROOT))
     from pbem.core import game
@@ -64,6 +73,7 @@ def in_process() -> dict:
 def main() -> None:
     cli = cli_ratio()
     inproc = in_process()
+    split = phases()
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
     ok_a = "meets" if cli["ratio"] <= 1.3 else "misses"
@@ -76,6 +86,9 @@ def main() -> None:
         f"| (b) in-process adjudications of the same step per second | {inproc['per_second']:.0f} best of "
         f"{inproc['runs']} rounds, median {inproc['median_per_second']:.0f} ({inproc['ms_each']:.1f} ms each) | >= 100 | {ok_b} |",
     ]
+    lines += ["", "Where a cold `pbem adjudicate` spends its time (bench/phases.py, median of fresh interpreters;",
+              "interpreter start-up not included):", "", "| phase | ms |", "|---|---|"]
+    lines += [f"| {name} | {ms:.0f} |" for name, ms in split.items()]
     report = "\n".join(lines)
     print(f"{when} on {machine}\n{report}")
     doc = ROOT / "docs/performance.md"
