@@ -10,7 +10,7 @@ from typing import Any, Callable
 import click
 
 from ..core import game
-from ..core.errors import EXIT_OK, OrdersRejected, PbemError, UsageError
+from ..core.errors import EXIT_OK, MismatchError, OrdersRejected, PbemError, UsageError, VerificationFailed
 from ..core.loading import dump_yaml, load_data, load_schema, schema_names, write_atomic
 
 
@@ -101,17 +101,21 @@ def scenarios(as_json: bool) -> None:
 @click.option("--setup", type=click.Choice(["historical"]), help="place both sides' historical deployment now")
 @click.option("--sign-key", "sign_keys", multiple=True, metavar="SIDE=HEX",
               help="require signed orders: each side's public key (from `pbem keys new`)")
+@click.option("--hidden", "hidden_keys", multiple=True, metavar="SIDE=KEY",
+              help="this side hides units: its hidden-units key (from `pbem keys new`; docs/hidden.md)")
 @force_option
 @json_option
 @run
 def new(scenario: str, output: str, seed: str | None, game_id: str | None, options: tuple[str, ...],
-        commits: tuple[str, ...], setup: str | None, sign_keys: tuple[str, ...], force: bool, as_json: bool) -> None:
+        commits: tuple[str, ...], setup: str | None, sign_keys: tuple[str, ...], hidden_keys: tuple[str, ...],
+        force: bool, as_json: bool) -> None:
     """Start a game of SCENARIO and write its first state."""
     commitments = pairs(commits, "--commit")
     if not commitments and seed is None:
         seed = os.urandom(12).hex()  # game creation, not adjudication: fresh entropy is what we want
     state = game.new_game(scenario, game_id=game_id, seed=None if commitments else seed, options=options,
-                          commitments=commitments or None, setup=setup, sign_keys=pairs(sign_keys, "--sign-key"))
+                          commitments=commitments or None, setup=setup, sign_keys=pairs(sign_keys, "--sign-key"),
+                          hidden_keys=pairs(hidden_keys, "--hidden"))
     write_atomic(output, dump_yaml(state.to_dict()), force=force)
     info = {"game": state.game, "state": output, "hash": state.hash(), "awaiting": state.awaiting.to_dict(),
             "seed": seed}
@@ -124,9 +128,10 @@ def new(scenario: str, output: str, seed: str | None, game_id: str | None, optio
 @click.argument("state_file", metavar="STATE")
 @click.option("--side", help="show only what this side may see")
 @click.option("--report", "report_fmt", type=click.Choice(["text", "md", "json"]), help="print the last step's report")
+@click.option("--secret", "secret_file", help="your secret file: see your own hidden units (docs/hidden.md)")
 @json_option
 @run
-def show(state_file: str, side: str | None, report_fmt: str | None, as_json: bool) -> None:
+def show(state_file: str, side: str | None, report_fmt: str | None, secret_file: str | None, as_json: bool) -> None:
     """Status of a game: whose turn, what is awaited, forces and cities."""
     from ..report import render
 
@@ -134,8 +139,17 @@ def show(state_file: str, side: str | None, report_fmt: str | None, as_json: boo
     if report_fmt:
         click.echo(render(state.to_dict(), state.hash(), report_fmt), nl=False)
         return
-    summary = game.ruleset_of(state).summary(state, side)
+    secrets = [game.load_secret(secret_file)] if secret_file else []
+    if secrets and secrets[0]["side"] not in (state.hidden or {}):
+        raise UsageError(f"{secrets[0]['side']} hides no units in this game; --secret is only for hidden units here",
+                         where=secret_file or "")
+    keys = game.keyring(state, [], secrets)
+    rs = game.ruleset_of(state)
+    summary = rs.summary(state, side) if keys is None else rs.summary(state, side, keys=keys)
     summary["hash"] = state.hash()
+    if state.hidden is not None and "hidden" not in summary:
+        summary["hidden"] = {s: {"tokens": len(r["tokens"]), "opened": len(r["opened"]),
+                                 "readable": keys is not None and keys.knows(s)} for s, r in sorted(state.hidden.items())}
     aw = state.awaiting
     lines = [f"game {state.game} ({state.ruleset}), step {state.step}, {state.date} (game-turn {state.turn}), "
              f"weather {summary.get('weather', '?')}",
@@ -147,6 +161,10 @@ def show(state_file: str, side: str | None, report_fmt: str | None, as_json: boo
         lines.append(f"  Axis holds {summary['axis_city_points']} city victory points")
     if summary.get("result"):
         lines.append(f"  result: {summary['result']['level']}")
+    for s, h in (summary.get("hidden") or {}).items():
+        if isinstance(h, dict) and "tokens" in h:
+            lines.append(f"  {s} hides {h['tokens']} counters, {h['opened']} of them opened"
+                         + (" (your secret reads them all)" if h.get("readable") else ""))
     lines.append(f"state hash {summary['hash']}")
     _out(summary, as_json, "\n".join(lines))
 
@@ -186,13 +204,14 @@ def _load_all(orders_files: tuple[str, ...]) -> list:
 @main.command()
 @click.argument("state_file", metavar="STATE")
 @click.argument("orders_files", metavar="ORDERS...", nargs=-1)
+@click.option("--secret", "secrets", multiple=True, help="your secret, where the rules read your hidden units")
 @json_option
 @run
-def check(state_file: str, orders_files: tuple[str, ...], as_json: bool) -> int:
+def check(state_file: str, orders_files: tuple[str, ...], secrets: tuple[str, ...], as_json: bool) -> int:
     """Check orders against the rules: no dice, nothing written."""
     state = game.load_state(state_file)
     orders = _load_all(orders_files)
-    violations = game.check(state, orders)
+    violations = game.check(state, orders, secrets=_secrets(secrets))
     if violations:
         raise OrdersRejected(violations, where=", ".join(orders_files))
     n = sum(len(o.orders) for o in orders)
@@ -214,7 +233,8 @@ def _secrets(paths: tuple[str, ...]) -> list[dict]:
 @click.option("-o", "--output", required=True, help="the next state file")
 @click.option("--report", "report_file", help="write the turn report here ('-' for standard output)")
 @click.option("--format", "fmt", type=click.Choice(["text", "md", "json"]), default="text", show_default=True)
-@click.option("--secret", "secrets", multiple=True, help="the adjudicating side's dice secret (committed dice)")
+@click.option("--secret", "secrets", multiple=True,
+              help="the adjudicating side's secret (committed dice, and its hidden units)")
 @click.option("--void-illegal", is_flag=True, help="referee: drop illegal orders (listed) instead of rejecting")
 @force_option
 @json_option
@@ -250,9 +270,11 @@ def adjudicate(state_file: str, orders_files: tuple[str, ...], output: str, repo
 @main.command()
 @click.argument("state_file", metavar="STATE")
 @click.argument("rest", metavar="ORDERS... NEXT", nargs=-1)
+@click.option("--secret", "secrets", multiple=True,
+              help="a hiding side's secret, for steps only its owner can re-run (solitaire); never needed otherwise")
 @json_option
 @run
-def verify(state_file: str, rest: tuple[str, ...], as_json: bool) -> None:
+def verify(state_file: str, rest: tuple[str, ...], secrets: tuple[str, ...], as_json: bool) -> None:
     """Re-run a step from STATE and ORDERS and confirm it reproduces NEXT exactly."""
     if len(rest) < 2:
         raise UsageError("verify needs STATE, at least one ORDERS file and the NEXT state")
@@ -261,7 +283,7 @@ def verify(state_file: str, rest: tuple[str, ...], as_json: bool) -> None:
     claimed = load_data(rest[-1])
     if not isinstance(claimed, dict):
         raise UsageError("the next state is not a state file", where=rest[-1])
-    outcome = game.verify(state, orders, claimed)
+    outcome = game.verify(state, orders, claimed, secrets=[game.load_secret(p) for p in secrets])
     _out({"ok": True, "hash": outcome.state.hash()}, as_json,
          f"verified: step {state.step} reproduces {rest[-1]} exactly ({outcome.state.hash()[:16]}…)")
 
@@ -361,20 +383,92 @@ def keys() -> None:
 @run
 def keys_new(side: str, output: str, length: int, force: bool, as_json: bool) -> None:
     """Make a hash-chain secret; prints the commitment to give to `pbem new --commit`."""
-    from ..core import dice
-
-    from ..core import signing
+    from ..core import dice, hidden, signing
 
     seed = dice.new_chain_seed(os.urandom(32))
     commitment = dice.chain_commitment(seed, length)
+    hidden_key = hidden.key_of(seed)
     private, public = signing.new_keypair()
     write_atomic(output, dump_yaml({"format": "pbem/secret@1", "side": side, "seed": seed, "length": length,
                                     "commitment": commitment, "signing_key": private, "public_key": public}),
                  force=force)
-    _out({"side": side, "commitment": commitment, "public_key": public, "secret": output}, as_json,
+    _out({"side": side, "commitment": commitment, "public_key": public, "hidden_key": hidden_key, "secret": output},
+         as_json,
          f"secret for {side} written to {output} (keep it private)\ndice commitment: {commitment}\n"
-         f"signing public key: {public}\n"
-         f"use: pbem new SCENARIO -o STATE --commit {side}={commitment} --sign-key {side}={public} ...")
+         f"signing public key: {public}\nhidden-units key: {hidden_key}\n"
+         f"use: pbem new SCENARIO -o STATE --commit {side}={commitment} --sign-key {side}={public} ...\n"
+         f"     (add --hidden {side}={hidden_key} if {side} hides units, docs/hidden.md)")
+
+
+@main.group("hidden")
+def hidden_group() -> None:
+    """Hidden units: open them at game end, check an opening (docs/hidden.md)."""
+
+
+def _register_of(state: Any, side: str, where: str) -> Any:
+    register = (state.hidden or {}).get(side)
+    if register is None:
+        raise MismatchError(f"{side} hides no units in game {state.game}", where=where)
+    return register
+
+
+@hidden_group.command("open")
+@click.argument("state_file", metavar="STATE")
+@click.option("--secret", "secret_file", required=True, help="the hiding side's secret file")
+@click.option("-o", "--output", required=True, help="the openings file to publish ('-' for standard output)")
+@click.option("--token", "only", multiple=True, metavar="TID",
+              help="open only these tokens (to copy into your orders' `reveals:`); not for publishing")
+@force_option
+@json_option
+@run
+def hidden_open(state_file: str, secret_file: str, output: str, only: tuple[str, ...], force: bool,
+                as_json: bool) -> None:
+    """Open every hidden token of the secret's side: what its owner publishes at game end."""
+    from ..core import hidden
+
+    state = game.load_state(state_file)
+    secret = game.load_secret(secret_file)
+    side = secret["side"]
+    openings = hidden.open_all(_register_of(state, side, state_file), secret["seed"], state.game, side=side)
+    if only:
+        unknown = sorted(set(only) - set(openings))
+        if unknown:
+            raise UsageError(f"no such token of {side}: {', '.join(unknown)}")
+        openings = {t: openings[t] for t in openings if t in only}
+    body = {"format": "pbem/openings@1", "game": state.game, "side": side, "state": state.hash(), "openings": openings}
+    write_atomic(output, dump_yaml(body), force=force, protect=(state_file, secret_file))
+    if output != "-":
+        _out({"ok": True, "side": side, "openings": len(openings), "output": output}, as_json,
+             f"{len(openings)} tokens of {side} opened, written to {output} (publish it; the secret stays private)")
+
+
+@hidden_group.command("check")
+@click.argument("state_file", metavar="STATE")
+@click.argument("openings_file", metavar="OPENINGS")
+@json_option
+@run
+def hidden_check(state_file: str, openings_file: str, as_json: bool) -> None:
+    """Check a published opening against the state's commitments: every token, each one matching."""
+    from ..core import hidden
+    from ..core.loading import load_document
+
+    state = game.load_state(state_file)
+    doc = load_document(openings_file, "openings")
+    if doc["game"] != state.game:
+        raise MismatchError(f"the openings are for game {doc['game']!r}, the state is game {state.game!r}",
+                            where=openings_file)
+    side = doc["side"]
+    problems = hidden.check_openings(_register_of(state, side, state_file), doc["openings"])
+    if problems:
+        exc = VerificationFailed(f"the openings of {side} do not check out ({len(problems)} problem(s)):\n"
+                                 + "\n".join(f"  - {p}" for p in problems), where=openings_file)
+        exc.problems = problems  # type: ignore[attr-defined]  (listed by --json)
+        raise exc
+    n = len(doc["openings"])
+    same = doc["state"] == state.hash()
+    _out({"ok": True, "side": side, "tokens": n, "same_state": same}, as_json,
+         f"ok: all {n} tokens of {side} open to their commitments"
+         + ("" if same else " (the openings were made from another state of this game)"))
 
 
 from . import folder_cmds  # noqa: E402,F401  (registers `pbem game` and `pbem audit`)

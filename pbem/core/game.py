@@ -14,6 +14,7 @@ from .errors import MismatchError, OrdersRejected, SchemaError, UsageError, Veri
 from .events import Outcome, Violation
 from .frozen import freeze, thaw
 from .hashing import digest
+from .hidden import Keyring
 from .loading import load_document, validate
 from .orders import OrdersFile
 from .scenario import Scenario, find_scenario
@@ -144,6 +145,29 @@ def _reveals(state: GameState, orders: Sequence[OrdersFile], secrets: Sequence[M
     return reveals, DiceState(mode="committed", chains=freeze(chains))
 
 
+def keyring(state: GameState, orders: Sequence[OrdersFile], secrets: Sequence[Mapping[str, Any]] = (),
+            recorded: Mapping[str, Any] | None = None) -> Keyring | None:
+    """A fresh keyring for one call of `Ruleset.play` (it records openings and mints, so never reuse one).
+
+    A secret counts for hidden pieces only if its side hides some; in seed-dice mode that is all a secret
+    is for. `recorded` is the claimed next state's register when verifying. None when the game hides
+    nothing (after refusing any reveal in the orders): such games call the ruleset exactly as before.
+    """
+    register = state.hidden or {}
+    seeds = {s["side"]: s["seed"] for s in secrets if s["side"] in register}
+    reveals = {o.side: o.reveals for o in orders if o.reveals}
+    keys = Keyring(state.hidden, state.game, seeds=seeds, reveals=reveals, recorded=recorded)
+    return keys if state.hidden is not None else None
+
+
+def _play(rs: Any, state: GameState, orders: Sequence[OrdersFile], dice: Dice | None,
+          drop: frozenset[tuple[str, int]], keys: Keyring | None) -> tuple[GameState | None, list, list[Violation]]:
+    """`rs.play`, with `keys` only where something is hidden, so rulesets that predate it keep working."""
+    if keys is None:
+        return rs.play(state, orders, dice, drop)
+    return rs.play(state, orders, dice, drop, keys=keys)
+
+
 def step_dice(state: GameState, orders: Sequence[OrdersFile], secrets: Sequence[Mapping[str, Any]] = (),
               recorded: Mapping[str, Any] | None = None) -> tuple[Dice, DiceState]:
     reveals, after = _reveals(state, orders, secrets, recorded)
@@ -151,21 +175,32 @@ def step_dice(state: GameState, orders: Sequence[OrdersFile], secrets: Sequence[
     return Dice.for_step(state.game, state.step, state.hash(), orders_hash, reveals), after
 
 
-def check(state: GameState, orders: Sequence[OrdersFile]) -> list[Violation]:
-    """Every violation in the orders; no dice are rolled and nothing is written."""
+def check(state: GameState, orders: Sequence[OrdersFile], *,
+          secrets: Sequence[Mapping[str, Any]] = ()) -> list[Violation]:
+    """Every violation in the orders; no dice are rolled and nothing is written.
+
+    A hiding side checking its own orders may need its secret: the rules can depend on its tokens.
+    """
     check_addressing(state, orders, signed=False)
     scenario_of(state)
-    return ruleset_of(state).validate(state, orders)
+    keys = keyring(state, orders, secrets)
+    rs = ruleset_of(state)
+    return rs.validate(state, orders) if keys is None else rs.validate(state, orders, keys=keys)
 
 
 def adjudicate(state: GameState, orders: Sequence[OrdersFile], *, secrets: Sequence[Mapping[str, Any]] = (),
-               void_illegal: bool = False, recorded_dice: Mapping[str, Any] | None = None) -> Outcome:
-    """Resolve one step. Illegal orders reject the whole file unless `void_illegal` drops them."""
+               void_illegal: bool = False, recorded_dice: Mapping[str, Any] | None = None,
+               recorded_hidden: Mapping[str, Any] | None = None) -> Outcome:
+    """Resolve one step. Illegal orders reject the whole file unless `void_illegal` drops them.
+
+    `secrets` are loaded pbem/secret@1 files: the adjudicator's dice chain and the seeds of hiding sides.
+    """
     check_addressing(state, orders)
     scenario_of(state)
     rs = ruleset_of(state)
     dice, dice_after = step_dice(state, orders, secrets, recorded_dice)
-    resolved, events, violations = rs.play(state, orders, dice, frozenset())
+    resolved, events, violations = _play(rs, state, orders, dice, frozenset(),
+                                         keyring(state, orders, secrets, recorded_hidden))
     voided: list[Violation] = []
     for _ in range(sum(len(o.orders) for o in orders) + 1):
         if not violations:
@@ -177,7 +212,8 @@ def adjudicate(state: GameState, orders: Sequence[OrdersFile], *, secrets: Seque
         if any(v.order is None for v in violations):
             raise OrdersRejected([v for v in violations if v.order is None])
         dice, dice_after = step_dice(state, orders, secrets, recorded_dice)
-        resolved, events, violations = rs.play(state, orders, dice, drop)
+        resolved, events, violations = _play(rs, state, orders, dice, drop,
+                                             keyring(state, orders, secrets, recorded_hidden))
     if violations:  # cannot happen while rulesets skip dropped orders; never loop or write a bad state
         raise OrdersRejected(violations)
     withheld = [o.side for o in orders if o.policy is not None and o.reveal is None and o.side in state.dice.chains]
@@ -208,15 +244,21 @@ def _attribute(orders: Sequence[OrdersFile], violations: Sequence[Violation]) ->
     return [(getattr(v, "side", None) or side, v) for v in violations]
 
 
-def verify(state: GameState, orders: Sequence[OrdersFile], claimed: Mapping[str, Any]) -> Outcome:
-    """Re-run a step and compare with the claimed next state, byte for byte in canonical form."""
+def verify(state: GameState, orders: Sequence[OrdersFile], claimed: Mapping[str, Any], *,
+           secrets: Sequence[Mapping[str, Any]] = ()) -> Outcome:
+    """Re-run a step and compare with the claimed next state, byte for byte in canonical form.
+
+    Hidden tokens the step made or exposed are taken from the claimed state and checked against their
+    commitments; `secrets` are needed only where the rules read a token they do not expose (solitaire).
+    """
     try:
         validate(claimed, "state", "next state")
     except SchemaError as exc:
         raise VerificationFailed(f"the claimed next state is not a valid state file: {exc}") from None
     recorded = (claimed.get("dice") or {}).get("chains")
     voided = bool((claimed.get("log") or {}).get("voided"))
-    outcome = adjudicate(state, orders, void_illegal=voided, recorded_dice=recorded)
+    outcome = adjudicate(state, orders, secrets=secrets, void_illegal=voided, recorded_dice=recorded,
+                         recorded_hidden=claimed.get("hidden"))
     mine, theirs = outcome.state.to_dict(), dict(claimed)
     if digest(mine) != digest(theirs):
         where = first_difference(mine, theirs)
@@ -236,7 +278,7 @@ def first_difference(a: Any, b: Any, path: str = "$") -> str:
                 return first_difference(a[k], b[k], f"{path}.{k}")
         return path
     if isinstance(a, list):
-        for i, (x, y) in enumerate(zip(a, b)):
+        for i, (x, y) in enumerate(zip(a, b, strict=False)):  # lengths may differ: reported below
             if digest(x) != digest(y):
                 return first_difference(x, y, f"{path}[{i}]")
         return f"{path}[{min(len(a), len(b))}]"
@@ -245,8 +287,11 @@ def first_difference(a: Any, b: Any, path: str = "$") -> str:
 
 def new_game(scenario_ref: str, *, game_id: str | None, seed: str | None, options: Sequence[str] = (),
              commitments: Mapping[str, str] | None = None, setup: str | None = None,
-             sign_keys: Mapping[str, str] | None = None) -> GameState:
-    """Start a game. Seed mode needs a seed; committed mode needs every side's chain commitment."""
+             sign_keys: Mapping[str, str] | None = None, hidden_keys: Mapping[str, str] | None = None) -> GameState:
+    """Start a game. Seed mode needs a seed; committed mode needs every side's chain commitment.
+
+    `hidden_keys` (side -> key_of(seed), from `pbem keys new`) opens an empty hidden register for each side.
+    """
     from ..rulesets import get
 
     for what, value in (("seed", seed), ("game id", game_id)):
@@ -259,12 +304,33 @@ def new_game(scenario_ref: str, *, game_id: str | None, seed: str | None, option
         dice = DiceState(mode="committed", chains=freeze(chains))
     else:
         dice = DiceState(mode="seed", seed=seed or "")
-    gid = game_id or "g-" + digest({"scenario": scen.id, "seed": seed, "commitments": dict(commitments or {}),
-                                    "options": sorted(options)})[:8]
+    basis = {"scenario": scen.id, "seed": seed, "commitments": dict(commitments or {}), "options": sorted(options)}
+    if hidden_keys:  # another hidden key, another game id: the pads of the tokens depend on the game id
+        basis["hidden"] = dict(hidden_keys)
+    gid = game_id or "g-" + digest(basis)[:8]
     state = rs.new_game(scen, game_id=gid, dice=dice, options=tuple(options), setup=setup)
     if sign_keys:
         unknown = sorted(set(sign_keys) - set(rs.sides))
         if unknown:
             raise UsageError(f"signing keys for unknown sides: {', '.join(unknown)}")
         state = state.evolve(signing=freeze({"keys": {s: sign_keys[s].lower() for s in sorted(sign_keys)}}))
+    if hidden_keys:
+        state = _open_registers(state, rs.sides, hidden_keys)
     return state
+
+
+def _open_registers(state: GameState, sides: Sequence[str], hidden_keys: Mapping[str, str]) -> GameState:
+    """An empty hidden register per side, keyed so a wrong secret file is noticed (docs/hidden.md)."""
+    unknown = sorted(set(hidden_keys) - set(sides))
+    if unknown:
+        raise UsageError(f"hidden-units keys for unknown sides: {', '.join(unknown)} (sides: {', '.join(sides)})")
+    register = thaw(state.hidden) if state.hidden is not None else {}
+    for side in sorted(hidden_keys):
+        key = hidden_keys[side]
+        if not isinstance(key, str) or len(key) != 64 or any(c not in "0123456789abcdefABCDEF" for c in key):
+            raise UsageError(f"the hidden-units key of {side} must be 64 hex digits, got {key!r}")
+        entry = register.get(side) or {"next": 1, "tokens": {}, "opened": {}}
+        if entry.get("tokens"):
+            raise UsageError(f"the ruleset already hid tokens of {side} under another key")
+        register[side] = {**entry, "key": key.lower()}
+    return state.evolve(hidden=freeze(register))

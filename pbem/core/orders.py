@@ -33,6 +33,7 @@ class OrdersFile:
     reveal: str | None = None
     signature: str | None = None
     policy: Mapping[str, Any] | None = None  # set when a referee applied a missed-turn policy, not the player
+    reveals: Mapping[str, Mapping[str, str]] = field(default_factory=lambda: EMPTY)  # tid -> {identity, salt}
     source: str = "<orders>"
 
     @classmethod
@@ -43,7 +44,7 @@ class OrdersFile:
             orders=tuple(freeze(dict(o)) for o in d.get("orders") or ()),
             answers=freeze(dict(d.get("answers") or {})), reveal=dice.get("reveal"),
             signature=d.get("signature"), policy=freeze(dict(d["policy"])) if d.get("policy") else None,
-            source=source,
+            reveals=freeze(dict(d.get("reveals") or {})), source=source,
         )
 
     def to_dict(self) -> dict:
@@ -55,6 +56,9 @@ class OrdersFile:
             out["answers"] = thaw(self.answers)
         if self.reveal is not None:
             out["dice"] = {"reveal": self.reveal}
+        if self.reveals:  # the side's own hidden tokens this step exposes (docs/hidden.md)
+            out["reveals"] = {t: {"identity": self.reveals[t]["identity"], "salt": self.reveals[t]["salt"]}
+                              for t in sorted(self.reveals, key=lambda t: (len(t), t))}
         if self.policy is not None:
             out["policy"] = thaw(self.policy)
         if self.signature is not None:

@@ -6,6 +6,7 @@ from typing import Any, Mapping, Sequence
 
 from .dice import Dice
 from .events import Event, Violation
+from .hidden import Keyring
 from .orders import OrdersFile
 from .scenario import Scenario
 from .state import GameState
@@ -25,16 +26,23 @@ class Ruleset(ABC):
 
     @abstractmethod
     def play(self, state: GameState, orders: Sequence[OrdersFile], dice: Dice | None,
-             drop: frozenset[tuple[str, int]]) -> tuple[GameState | None, list[Event], list[Violation]]:
+             drop: frozenset[tuple[str, int]], *, keys: Keyring | None = None,
+             ) -> tuple[GameState | None, list[Event], list[Violation]]:
         """Check and carry out the step in one pass.
 
         Returns the next state (None when there are violations or no dice were given), the events
         and every violation found. `drop` holds (side, order index) pairs voided by a referee.
+        `keys` (built fresh by the core for each call) reads and makes hidden tokens (docs/hidden.md):
+        a game that hides pieces puts `keys.register()` into the next state (`evolve(hidden=...)`);
+        the core adds nothing. Games without hidden pieces ignore it.
         """
 
-    def validate(self, state: GameState, orders: Sequence[OrdersFile]) -> list[Violation]:
+    def validate(self, state: GameState, orders: Sequence[OrdersFile], *,
+                 keys: Keyring | None = None) -> list[Violation]:
         """Every rule violation in the orders, without rolling any die."""
-        return self.play(state, orders, None, frozenset())[2]
+        if keys is None:  # a game that hides nothing: the call as it was before hidden pieces
+            return self.play(state, orders, None, frozenset())[2]
+        return self.play(state, orders, None, frozenset(), keys=keys)[2]
 
     @abstractmethod
     def template(self, state: GameState, side: str) -> dict:
@@ -44,8 +52,12 @@ class Ruleset(ABC):
         """The sides whose orders the current step needs (one for IGOUGO games)."""
         return (state.awaiting.side,) if state.awaiting.side else ()
 
-    def summary(self, state: GameState, side: str | None) -> dict:
-        """What `pbem show` prints: status and the position as that side may see it."""
+    def summary(self, state: GameState, side: str | None, keys: Keyring | None = None) -> dict:
+        """What `pbem show` prints: status and the position as that side may see it.
+
+        `keys` knows a hiding side's tokens when `pbem show --secret` gave its secret, so the owner
+        sees its own face-down counters.
+        """
         return {"awaiting": state.awaiting.to_dict()}
 
     def odds(self, scenario: Scenario, attack: int, defense: int, modifiers: Mapping[str, Any]) -> dict:

@@ -6,6 +6,7 @@ from typing import Any, Mapping
 
 from .frozen import EMPTY, freeze, thaw
 from .hashing import digest
+from .hidden import ordered_register
 
 STATE_FORMAT = "pbem/state@1"
 
@@ -121,10 +122,13 @@ class GameState:
     log: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
     result: Mapping[str, Any] | None = None
     signing: Mapping[str, Any] | None = None  # {keys: {side: Ed25519 public key hex}}: orders must be signed
+    hidden: Mapping[str, Any] | None = None  # side -> {key, next, tokens, opened}: hidden pieces (docs/hidden.md)
     _index: Mapping[str, Unit] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_index", {u.id: u for u in self.units})
+        if type(self.hidden) is dict:  # a ruleset's evolve(hidden=keys.register()): keep the state immutable
+            object.__setattr__(self, "hidden", freeze(self.hidden))
 
     def unit(self, unit_id: str) -> Unit | None:
         return self._index.get(unit_id)
@@ -161,6 +165,8 @@ class GameState:
             out["result"] = thaw(self.result)
         if self.signing is not None:
             out["signing"] = thaw(self.signing)
+        if self.hidden is not None:
+            out["hidden"] = ordered_register(self.hidden)
         return out
 
     @classmethod
@@ -175,6 +181,7 @@ class GameState:
             made_by=tuple(d.get("made_by", ())), log=freeze(dict(d.get("log", {}))),
             result=freeze(dict(d["result"])) if d.get("result") is not None else None,
             signing=freeze(dict(d["signing"])) if d.get("signing") is not None else None,
+            hidden=freeze(dict(d["hidden"])) if d.get("hidden") is not None else None,
         )
 
     def hash(self) -> str:

@@ -101,7 +101,8 @@ class SpiBarbarossa(Ruleset):
 
     # --- validation and resolution -----------------------------------------------------------
     def play(self, state: GameState, orders: Sequence[OrdersFile], dice: Dice | None,
-             drop: frozenset[tuple[str, int]]) -> tuple[GameState | None, list[Event], list[Violation]]:
+             drop: frozenset[tuple[str, int]], *, keys: Any = None,
+             ) -> tuple[GameState | None, list[Event], list[Violation]]:
         ofile = orders[0]
         pos, step = self._run(state, ofile, dice, frozenset(i for s, i in drop if s == ofile.side))
         if step.violations or dice is None:
@@ -322,7 +323,7 @@ class SpiBarbarossa(Ruleset):
             lines.append("reinforcements you may enter now: " + ", ".join(sorted(u.id for u in due)))
         return lines
 
-    def summary(self, state: GameState, side: str | None) -> dict:
+    def summary(self, state: GameState, side: str | None, keys: Any = None) -> dict:
         d = spidata.load(self._scenario(state))
         pos = Position(d, state)
         counts = {}
