@@ -6,7 +6,7 @@ from importlib import import_module
 from ..core.errors import ReferenceError_
 from ..core.ruleset import Ruleset
 
-_BUILTIN = {"spi-barbarossa": "pbem.rulesets.spi_barbarossa"}
+_BUILTIN = {"spi-barbarossa": "pbem.rulesets.spi_barbarossa", "barbarossa-fast": "pbem.rulesets.barbarossa_fast"}
 _REGISTRY: dict[str, Ruleset] = {}
 
 

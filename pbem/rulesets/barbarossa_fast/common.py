@@ -1,0 +1,25 @@
+"""What every phase shares: collecting violations with their order, unit, place and rule section."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ...core.events import Violation
+
+RULES = "barbarossa-fast"
+
+
+class Violations(list):
+    """Violations of one step; each names the rulebook section (the rulebook has no case numbers)."""
+
+    def add(self, code: str, section: str, message: str, order: int | None = None,
+            item: Mapping[str, Any] | None = None, unit: str | None = None, place: str | None = None) -> None:
+        text = ", ".join(f"{k}: {v}" for k, v in (item or {}).items())
+        self.append(Violation(code, f"{RULES} {section}", message, order, text[:120], unit, place))
+
+
+def as_list(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, (list, tuple)):
+        return [str(v) for v in value]
+    return [str(value)]

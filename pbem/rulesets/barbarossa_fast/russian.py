@@ -1,0 +1,169 @@
+"""The Russian player-turn: operational movement, breakouts and attacks (GAME-TURN SEQUENCE 6), then
+replacements and their deployment (7): OPERATIONAL MOVEMENT, All Russian Attacks, RUSSIAN REPLACEMENTS."""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from .battle import Assault, fight
+from .common import Violations, as_list
+from .data import GERMAN, SOVIET
+from .situation import Situation
+
+Items = Sequence[tuple[int, Mapping[str, Any]]]
+
+
+def _russian(sit: Situation, uid: str, i: int, o: Mapping, v: Violations, section: str) -> Any:
+    u = sit.units.get(uid)
+    if u is None or u.side != SOVIET or u.status != "active" or not u.location:
+        v.add("UNKNOWN_UNIT", section, f"{uid!r} is not a Russian unit on the map", i, o, uid)
+        return None
+    return u
+
+
+def german_next_to(sit: Situation, place: str) -> bool:
+    return any(sit.occupied_by(n) == GERMAN for n in sit.data.links(place))
+
+
+def movement(sit: Situation, items: Items, answers: Mapping[str, Any], v: Violations) -> None:
+    attackers: set[str] = {str(x) for _, o in items if "attack" in o for x in as_list(o.get("with"))}
+    moved: set[str] = set()
+    broken = set(sit.extras.get("broken", []))
+    for i, o in items:
+        if "move" in o:
+            _move(sit, i, o, attackers, moved, broken, v)
+        elif "attack" not in o:
+            v.add("UNKNOWN_ORDER", "GAME-TURN SEQUENCE", "in the Russian movement step give `move:` and `attack:` orders", i, o)
+    sit.extras["under_attack"] = sorted({str(o["attack"]) for _, o in items if "attack" in o})
+    used: set[str] = set()
+    for i, o in items:
+        if "attack" in o:
+            plan = _plan_attack(sit, i, o, used, broken, v)
+            if plan is not None and not v:
+                fight(sit, plan, answers, blitz=False)
+    sit.extras.pop("under_attack", None)
+
+
+def _move(sit: Situation, i: int, o: Mapping, attackers: set[str], moved: set[str], broken: set[str],
+          v: Violations) -> None:
+    data = sit.data
+    uid, to = str(o["move"]), str(o.get("to"))
+    u = _russian(sit, uid, i, o, v, "OPERATIONAL MOVEMENT")
+    if u is None:
+        return
+    rail = data.board.has(to) and data.kind(to) == "offboard" and data.kind(u.location) == "offboard"
+    if uid in moved or uid in attackers:
+        v.add("MOVED_TWICE", "OPERATIONAL MOVEMENT", f"{uid} already moves or attacks this turn", i, o, uid)
+    elif sit.disrupted(u):
+        v.add("DISRUPTED_NO_MOVE", "DISRUPTION", f"{uid} is Disrupted and may not move", i, o, uid, u.location)
+    elif u.flags.get("garrison"):
+        v.add("GARRISON_STAYS", "SETUP(S)", f"{uid} started on the victory city {u.location} and stays there", i, o, uid)
+    elif not data.board.has(to):
+        v.add("UNKNOWN_POSITION", "OPERATIONAL MOVEMENT", f"there is no position {to!r}", i, o, uid, to)
+    elif not rail and not data.linked(u.location, to):
+        v.add("NO_SUCH_LINK", "OPERATIONAL MOVEMENT", f"there is no link from {u.location} to {to}", i, o, uid, to)
+    elif sit.occupied_by(to) == GERMAN:
+        v.add("MOVE_INTO_ENEMY", "OPERATIONAL MOVEMENT", f"German units hold {to}: attack it instead", i, o, uid, to)
+    elif sit.owner(to) == GERMAN and (german_next_to(sit, u.location) or german_next_to(sit, to)):
+        v.add("MOVE_GERMAN_CONNECTED", "OPERATIONAL MOVEMENT", f"Russian units enter the German-controlled {to} only if "
+              f"neither {u.location} nor {to} is linked to a position with a German unit", i, o, uid, to)
+    elif sit.owner(to) == GERMAN and data.sector(to) in broken:
+        v.add("LINE_BROKEN", "All Russian Attacks", f"the Russian line is broken in the {data.sector(to)} sector this turn: "
+              "no advance into unoccupied positions there", i, o, uid, to)
+    else:
+        moved.add(uid)
+        sit.note("move", f"{sit.label(u)} moves {u.location} -> {to}" + (" (off-map rail)" if rail else ""), unit=uid, to=to)
+        sit.move(uid, to)
+
+
+def _plan_attack(sit: Situation, i: int, o: Mapping, used: set[str], broken: set[str], v: Violations) -> Assault | None:
+    data = sit.data
+    target = str(o["attack"])
+    uids = as_list(o.get("with"))
+    if not data.board.has(target):
+        v.add("UNKNOWN_POSITION", "GROUND COMBAT", f"there is no position {target!r}", i, o, place=target)
+        return None
+    if data.kind(target) == "german-base":
+        v.add("ATTACK_HOME_BASE", "Normal Attack", "Russian units may not attack German home bases", i, o, place=target)
+        return None
+    if sit.occupied_by(target) != GERMAN:
+        v.add("ATTACK_EMPTY", "GROUND COMBAT", f"no German unit at {target}: move there instead", i, o, place=target)
+        return None
+    if data.sector(target) in broken:
+        v.add("LINE_BROKEN", "All Russian Attacks", f"the Russian line is broken in the {data.sector(target)} sector "
+              "this turn: no Russian attacks there", i, o, place=target)
+        return None
+    units = [_russian(sit, uid, i, o, v, "GROUND COMBAT") for uid in uids]
+    if not uids or any(u is None for u in units):
+        if not uids:
+            v.add("ATTACK_NO_UNITS", "GROUND COMBAT", "an attack needs `with:` units", i, o, place=target)
+        return None
+    starts = {u.location for u in units}
+    if len(starts) > 1:
+        v.add("ATTACK_ONE_POSITION", "Normal Attack", "Russian units on different positions cannot join in one attack",
+              i, o, place=target)
+        return None
+    start = starts.pop()
+    if not data.linked(start, target):
+        v.add("NO_SUCH_LINK", "OPERATIONAL MOVEMENT", f"there is no link from {start} to {target}", i, o, place=target)
+        return None
+    if len(units) > 3:
+        v.add("LINK_LIMIT", "GROUND COMBAT", "no more than 3 Russian units attack down a link", i, o, place=start)
+    fed = sit.supplied(SOVIET)
+    for u in units:
+        if u.id in used:
+            v.add("ATTACK_TWICE", "GROUND COMBAT", f"{u.id} already attacks this turn", i, o, u.id)
+        elif sit.disrupted(u):
+            v.add("DISRUPTED_NO_ATTACK", "DISRUPTION", f"{u.id} is Disrupted and may not attack", i, o, u.id, u.location)
+        elif data.kind(start) == "offboard" and not u.flags.get("entered_before"):
+            v.add("OFFBOARD_ATTACK", "All Russian Attacks", f"{u.id} attacks from off-map only if it was deployed there "
+                  "the turn before", i, o, u.id, start)
+        elif u.id not in fed and not _toward_supply(sit, target):
+            v.add("OOS_ATTACK", "SUPPLY and CONTROL", f"{u.id} is out of supply and may only attack toward supply",
+                  i, o, u.id, target)
+    used.update(u.id for u in units)
+    return Assault(SOVIET, target, {u.id: start for u in units}, order=i)
+
+
+def _toward_supply(sit: Situation, target: str) -> bool:
+    """Breakout (SUPPLY and CONTROL): the attacked position, once cleared, leads to the map edge."""
+    return any(n in sit.from_edge() for n in sit.data.links(target)) or bool(sit.data.pos(target).get("edge"))
+
+
+def deployment(sit: Situation, items: Items, v: Violations) -> None:
+    """RUSSIAN REPLACEMENTS: new units go anywhere connected to their source, or off-map."""
+    new = {u.id: u for u in sit.on_map(SOVIET) if u.flags.get("arrived")}
+    done: set[str] = set()
+    for i, o in items:
+        if "deploy" not in o:
+            v.add("UNKNOWN_ORDER", "GAME-TURN SEQUENCE", "in the replacement step give `deploy:` orders", i, o)
+            continue
+        uid, to = str(o["deploy"]), str(o.get("to"))
+        if uid not in new:
+            v.add("NOT_A_REPLACEMENT", "RUSSIAN REPLACEMENTS", f"{uid} is not a replacement that arrived this turn", i, o, uid)
+        elif uid in done:
+            v.add("MOVED_TWICE", "RUSSIAN REPLACEMENTS", f"{uid} is deployed twice", i, o, uid)
+        elif not sit.data.board.has(to):
+            v.add("UNKNOWN_POSITION", "RUSSIAN REPLACEMENTS", f"there is no position {to!r}", i, o, uid, to)
+        elif to not in reachable_for_replacement(sit, new[uid].location):
+            v.add("DEPLOY_NOT_CONNECTED", "RUSSIAN REPLACEMENTS", f"{to} is not connected to {new[uid].location} through "
+                  "Russian positions free of German units", i, o, uid, to)
+        else:
+            done.add(uid)
+            sit.note("deploy", f"replacement {uid} deploys {new[uid].location} -> {to}", unit=uid, to=to)
+            sit.move(uid, to)
+            if sit.data.kind(to) == "offboard":
+                sit.flag(uid, "entered_before", True)
+    for uid in new:
+        sit.flag(uid, "arrived", None)
+
+
+def reachable_for_replacement(sit: Situation, source: str) -> set[str]:
+    out = {source} | set(sit.data.where("kind", "offboard"))
+    frontier = [source]
+    while frontier:
+        p = frontier.pop()
+        for n in sit.data.links(p):
+            if n not in out and sit.owner(n) == SOVIET and sit.occupied_by(n) != GERMAN:
+                out.add(n)
+                frontier.append(n)
+    return out
