@@ -31,7 +31,12 @@ def orders(state: GameState, side: str, items: list[dict], answers: dict | None 
 
 
 def step(state: GameState, side: str, items: list[dict], secrets=(SECRET,), **kw: Any) -> GameState:
-    return game.adjudicate(state, [orders(state, side, items, **kw)], secrets=list(secrets)).state
+    """Adjudicate one step; every state it makes must be a valid state file."""
+    from pbem.core.loading import validate
+
+    nxt = game.adjudicate(state, [orders(state, side, items, **kw)], secrets=list(secrets)).state
+    validate(nxt.to_dict(), "state", "next state")
+    return nxt
 
 
 def to_german_turn(options: tuple[str, ...] = ("solitaire-soviet",)) -> GameState:
@@ -73,3 +78,71 @@ def play_out(state: GameState) -> GameState:
         items = german_attacks(state) if state.phase == "german-attacks" else []
         state = step(state, "german", items)
     return state
+
+
+def keys_for(state: GameState, secret: bool = True):
+    from pbem.core.frozen import thaw
+    from pbem.core.hidden import Keyring
+
+    return Keyring(thaw(state.hidden), state.game, seeds={"soviet": SEED} if secret else {})
+
+
+def tokens_of(state: GameState, kind: str, n: int) -> list[str]:
+    """n Russian tokens of that kind ('strong' or 'weak'), read with the secret, from the drawn army and the pool."""
+    keys = keys_for(state)
+    pool = list(state.extras.get("selected", [])) + list(state.extras.get("pool", []))
+    out = [t for t in pool if (keys.peek("soviet", t).startswith("ru-s")) == (kind == "strong")]
+    return out[:n]
+
+
+def arrange(state: GameState, german: dict[str, str] | None = None, soviet: dict[str, str] | None = None,
+            control: dict[str, str] | None = None, disrupted: tuple[str, ...] = (), clear: bool = True,
+            **extras: Any) -> GameState:
+    """A constructed position, as the Diplomacy adjudicator tests do: only the units named are on the map."""
+    from dataclasses import replace
+
+    from pbem.core.state import Unit
+
+    german, soviet = german or {}, soviet or {}
+    units = {u.id: u for u in state.units}
+    for uid, u in list(units.items()):
+        if clear and u.status == "active" and u.location and uid not in german and uid not in soviet and u.type != "luftflotte":
+            units[uid] = replace(u, status="pending", location=None)
+    for uid, at in german.items():
+        units[uid] = replace(units[uid], status="active", location=at, flags=freeze({"group": units[uid].flags.get("group", "AGC")}))
+    for tid, at in soviet.items():
+        units[tid] = Unit(tid, "soviet", "unknown", at, "active", freeze({}))
+    for uid in disrupted:
+        units[uid] = replace(units[uid], flags=freeze({**units[uid].flags, "disrupted": True}))
+    ex = dict(state.extras)
+    ex.update(extras)
+    return state.evolve(units=tuple(sorted(units.values(), key=lambda u: u.id)),
+                        control=freeze(control if control is not None else dict(state.control)), extras=freeze(ex))
+
+
+def two_player_german_turn(options: tuple[str, ...] = ()) -> GameState:
+    """A two-player game (no solitaire) at the first German movement step."""
+    st = step(new(options=options), "soviet", [])
+    st = step(st, "soviet", game.ruleset_of(st).template(st, "soviet")["orders"])
+    return step(st, "german", [{"plan": "historical"}])
+
+
+def at_phase(state: GameState, phase: str, side: str) -> GameState:
+    from pbem.core.state import Awaiting
+
+    return state.evolve(phase=phase, awaiting=Awaiting(side, "orders", phase))
+
+
+def events(state: GameState, kind: str) -> list[dict]:
+    return [e for e in state.log["events"] if e["kind"] == kind]
+
+
+class FixedDice:
+    """A stand-in die for rules that roll inside turn functions: every roll shows `face`."""
+
+    def __init__(self, face: int) -> None:
+        self.face, self.rolls = face, []
+
+    def roll(self, label: str, sides: int = 6, purpose: str = "") -> int:
+        self.rolls.append(label)
+        return min(self.face, sides)

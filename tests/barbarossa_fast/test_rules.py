@@ -1,0 +1,227 @@
+"""Barbarossa Fast rule by rule, on constructed positions (the rulebook has sections, not numbered cases;
+each test names its section)."""
+import pytest
+
+from pbem.core.errors import OrdersRejected
+from pbem.rulesets.barbarossa_fast import turn
+from pbem.rulesets.barbarossa_fast.situation import Situation
+
+from .helpers import (FixedDice, arrange, at_phase, data, events, keys_for, new, step, tokens_of,
+                      two_player_german_turn)
+
+
+@pytest.fixture(scope="module")
+def base():
+    return two_player_german_turn()
+
+
+@pytest.fixture(scope="module")
+def attack_step(base):
+    return step(base, "german", [])  # the German attack step of turn 1
+
+
+def codes(exc) -> list[str]:
+    return [v.code for v in exc.value.violations]
+
+
+def situation(state):
+    return Situation(state, data(), keys_for(state), "test")
+
+
+def test_blitzkrieg_carries_on_with_doubled_defence(attack_step):
+    """German Blitzkrieg: after taking a position, undisrupted panzerkorps attack one more; Russian fire doubled."""
+    w1 = tokens_of(attack_step, "weak", 1)[0]
+    s1 = tokens_of(attack_step, "strong", 1)[0]
+    st = arrange(attack_step, german={"ge-4a": "Bialystok", "ge-24pz": "Bialystok", "ge-39pz": "Bialystok"},
+                 soviet={w1: "Minsk", s1: "Vitebsk"}, control={"Bialystok": "german"})
+    nxt = step(st, "german", [{"attack": "Minsk", "with": ["ge-4a", "ge-24pz", "ge-39pz"],
+                               "blitz": {"to": "Vitebsk", "with": ["ge-24pz", "ge-39pz"]}}])
+    minsk, vitebsk = events(nxt, "battle")
+    assert minsk["data"]["taken"] and not minsk["data"]["blitz"]
+    assert vitebsk["data"]["blitz"] and vitebsk["data"]["fire"] == 2 and not vitebsk["data"]["taken"]
+    assert nxt.unit("ge-4a").location == "Minsk" and nxt.unit("ge-24pz").location == "Minsk"
+    assert nxt.unit(s1).location == "Vitebsk" and nxt.unit(s1).flags.get("disrupted")
+
+
+def test_no_blitzkrieg_in_mud(attack_step):
+    st = arrange(attack_step, german={"ge-24pz": "Bialystok"}, control={"Bialystok": "german"}, weather="mud")
+    with pytest.raises(OrdersRejected) as exc:
+        step(st, "german", [{"attack": "Minsk", "with": ["ge-24pz"], "blitz": {"to": "Vitebsk", "with": ["ge-24pz"]}}])
+    assert codes(exc) == ["BLITZ_WEATHER"]
+
+
+def test_follow_on_units_move_in_when_the_position_falls(attack_step):
+    """GROUND COMBAT: an equal number of German units may follow on without attacking."""
+    w1 = tokens_of(attack_step, "weak", 1)[0]
+    st = arrange(attack_step, german={"ge-4a": "Bialystok", "ge-24pz": "Bialystok", "ge-9a": "Bialystok"},
+                 soviet={w1: "Minsk"}, control={"Bialystok": "german"})
+    nxt = step(st, "german", [{"attack": "Minsk", "with": ["ge-4a", "ge-24pz"], "follow": ["ge-9a"]}])
+    assert nxt.unit("ge-9a").location == "Minsk"
+    with pytest.raises(OrdersRejected) as exc:
+        step(st, "german", [{"attack": "Minsk", "with": ["ge-24pz"], "follow": ["ge-9a", "ge-4a"]}])
+    assert "FOLLOW_LIMIT" in codes(exc)
+
+
+def test_fortress_absorbs_two_but_one_less_against_an_army(attack_step):
+    """GROUND COMBAT MODIFIERS: fortresses absorb 2 hits, 1 less with a German army in the attack; taking
+    one destroys it for good."""
+    w1 = tokens_of(attack_step, "weak", 1)[0]
+    pz_only = arrange(attack_step, german={"ge-41pz": "Luga", "ge-56pz": "Luga"}, soviet={w1: "Novgorod"},
+                      control={"Luga": "german"})
+    held = step(pz_only, "german", [{"attack": "Novgorod", "with": ["ge-41pz", "ge-56pz"]}])
+    assert events(held, "battle")[0]["data"]["absorb"] == 2 and not events(held, "battle")[0]["data"]["taken"]
+    with_army = arrange(attack_step, german={"ge-16a": "Luga", "ge-41pz": "Luga"}, soviet={w1: "Novgorod"},
+                        control={"Luga": "german"})
+    taken = step(with_army, "german", [{"attack": "Novgorod", "with": ["ge-16a", "ge-41pz"]}])
+    assert events(taken, "battle")[0]["data"]["absorb"] == 1 and "Novgorod" in taken.extras["destroyed"]
+
+
+def test_moscow_taken_rolls_for_sudden_death(attack_step):
+    """General Rules: the instant Moscow is taken, a 33% chance of immediate victory."""
+    w1 = tokens_of(attack_step, "weak", 1)[0]
+    st = arrange(attack_step, german={"ge-4a": "Mozhaisk", "ge-24pz": "Mozhaisk", "ge-39pz": "Mozhaisk"},
+                 soviet={w1: "Moscow"}, control={"Mozhaisk": "german"})
+    nxt = step(st, "german", [{"attack": "Moscow", "with": ["ge-4a", "ge-24pz", "ge-39pz"]}])
+    roll = next(r for r in nxt.log["rolls"] if r["label"] == "moscow-sudden-death")
+    assert events(nxt, "battle")[0]["data"]["absorb"] == 2  # 3, one less against an army
+    assert nxt.over == (roll["face"] <= 2)
+    if nxt.over:
+        assert nxt.result["winner"] == "german"
+
+
+def test_a_german_army_next_to_moscow_brings_the_siberians(attack_step):
+    st = arrange(attack_step, german={"ge-4a": "Mozhaisk"}, control={"Mozhaisk": "german"})
+    nxt = step(st, "german", [])
+    assert nxt.extras["siberians"] == "active" and nxt.unit("ru-shock1").location == "Moscow"
+    assert nxt.unit("ru-shock1").type == "shock"
+
+
+def test_japanese_attack_roll_each_turn_before_december_with_the_siberians_in(base):
+    sit = situation(arrange(base, siberians="active"))
+    dice = FixedDice(1)
+    turn.start_turn(sit, 5, dice)
+    assert "japan:5" in dice.rolls and sit.extras["academic"] == 5
+    later = situation(arrange(base, siberians="active"))
+    quiet = FixedDice(1)
+    turn.start_turn(later, 7, quiet)  # December: no roll, they are safe
+    assert not any(r.startswith("japan") for r in quiet.rolls)
+
+
+def test_replacements_moscow_two_sevastopol_none_leningrad_always_plus_the_edge(base):
+    """RUSSIAN REPLACEMENTS."""
+    st = arrange(base, german={"ge-16a": "Volkhov", "ge-18a": "Luga", "ge-41pz": "Narva"},
+                 control={"Volkhov": "german", "Luga": "german", "Narva": "german", "Kiev": "german"})
+    sit = situation(st)
+    assert sit.cut_off("Leningrad")
+    sources = turn.replacement_sources(sit)
+    assert sources.count("Moscow") == 2 and "Sevastopol" not in sources and "Kiev" not in sources
+    assert sources.count("Leningrad") == 1 and data().kind(sources[-1]) == "offboard"
+
+
+def test_out_of_supply_units_are_disrupted_then_eliminated_and_empty_positions_pass(base):
+    """SUPPLY and CONTROL: an OoS unit is Disrupted at the end of the turn, an already Disrupted Russian one
+    eliminated; unoccupied Russian positions out of supply pass to German control."""
+    s1, s2 = tokens_of(base, "strong", 2)
+    ring = {f"ge-{n}": p for n, p in zip(("4a", "9a", "24pz", "39pz", "46pz"),
+                                         ("Baranovichi", "Bialystok", "Smolensk", "Vilnius", "Vitebsk"))}
+    st = arrange(base, german=ring, soviet={s1: "Minsk"}, control={p: "german" for p in ring.values()})
+    sit = situation(st)
+    turn.supply_and_control(sit)
+    assert sit.units[s1].flags.get("disrupted") and sit.units[s1].type == "strong"  # exposed
+    again = situation(arrange(base, german=ring, soviet={s2: "Minsk"}, disrupted=(s2,),
+                              control={p: "german" for p in ring.values()}))
+    turn.supply_and_control(again)
+    assert again.units[s2].status == "eliminated"
+    empty = situation(arrange(base, german=ring, control={p: "german" for p in ring.values()}))
+    turn.supply_and_control(empty)
+    assert empty.control.get("Minsk") == "german"
+
+
+def test_air_range_sector_and_borrowing(base):
+    """PRELIMINARY AIR BATTLE: range 2 from an army; one luftflotte per sector; Centre borrows only from Turn 6."""
+    with pytest.raises(OrdersRejected) as exc:
+        step(base, "german", [{"air": "ge-lf2", "target": "Moscow"}])
+    assert codes(exc) == ["AIR_RANGE"]
+    with pytest.raises(OrdersRejected) as exc:
+        step(base, "german", [{"air": "ge-lf1", "target": "Minsk"}])
+    assert codes(exc) == ["AIR_SECTOR"]
+    with pytest.raises(OrdersRejected) as exc:
+        step(base, "german", [{"air": "ge-lf1", "target": "Minsk", "borrowed": True}])
+    assert codes(exc) == ["AIR_BORROW"]
+
+
+def test_luftflotte_2_withdrawn_on_turn_6_and_40_panzerkorps_goes_north_if_moscow_fell(base):
+    sit = situation(arrange(base, control={"Moscow": "german"}))
+    turn.start_turn(sit, 4, FixedDice(6))
+    assert sit.units["ge-40pz"].location == "AGN Base"
+    turn.start_turn(sit, 6, FixedDice(6))
+    assert sit.units["ge-lf2"].status == "withdrawn" and sit.extras["lf2_withdrawn"]
+
+
+@pytest.mark.parametrize("face, october, november", [(4, "mud", "good"), (5, "good", "snow")])
+def test_october_weather_roll(base, face, october, november):
+    """WEATHER: 67% Mud in October (then Good November), otherwise Good October and Snow in November."""
+    sit = situation(base)
+    turn.start_turn(sit, 5, FixedDice(face))
+    assert sit.extras["weather"] == october
+    turn.start_turn(sit, 6, FixedDice(face))
+    assert sit.extras["weather"] == november
+    turn.start_turn(sit, 7, FixedDice(face))
+    assert sit.extras["weather"] == "snow"
+
+
+def test_panzerkorps_move_two_friendly_links_to_attack_but_one_in_mud(attack_step):
+    w1 = tokens_of(attack_step, "weak", 1)[0]
+    st = arrange(attack_step, german={"ge-24pz": "Bialystok", "ge-39pz": "Bialystok"}, soviet={w1: "Smolensk"},
+                 control={"Bialystok": "german", "Minsk": "german"})
+    order = [{"attack": "Smolensk", "with": ["ge-24pz", "ge-39pz"], "via": {"ge-24pz": "Minsk", "ge-39pz": "Minsk"}}]
+    step(st, "german", order)
+    with pytest.raises(OrdersRejected) as exc:
+        step(arrange(st, clear=False, weather="mud"), "german", order)
+    assert set(codes(exc)) == {"ATTACK_REACH"}
+
+
+def test_russian_attacks_refused_where_the_line_broke_from_off_map_and_by_garrisons(base):
+    """All Russian Attacks: no attack in a sector whose line broke this turn; off-map only after a turn there."""
+    s1, s2 = tokens_of(base, "strong", 2)
+    st = at_phase(arrange(base, german={"ge-4a": "Minsk"}, soviet={s1: "Smolensk", s2: "Off-map East"},
+                          control={"Minsk": "german"}, broken=["center"]), "russian-movement", "soviet")
+    with pytest.raises(OrdersRejected) as exc:
+        step(st, "soviet", [{"attack": "Minsk", "with": [s1]}])
+    assert codes(exc) == ["LINE_BROKEN"]
+    far = at_phase(arrange(base, german={"ge-4a": "Ryazan"}, soviet={s2: "Off-map East"}, control={"Ryazan": "german"}),
+                   "russian-movement", "soviet")
+    with pytest.raises(OrdersRejected) as exc:
+        step(far, "soviet", [{"attack": "Ryazan", "with": [s2]}])
+    assert codes(exc) == ["OFFBOARD_ATTACK"]
+
+
+def test_victory_counts_cities_leningrad_cut_off_and_the_bell_curve(base):
+    st = arrange(base, german={"ge-16a": "Volkhov", "ge-18a": "Luga", "ge-41pz": "Narva"},
+                 control={"Volkhov": "german", "Luga": "german", "Narva": "german", "Kiev": "german",
+                          "Smolensk": "german"})
+    res = turn.victory(situation(st))
+    assert res["axis_points"] == 3 and "Leningrad cut off 1" in res["text"]
+    keys = keys_for(st)
+    weak = sum(1 for t in st.extras["selected"] if keys.peek("soviet", t).startswith("ru-w"))
+    bands = {**{w: 2 for w in (15, 16, 17, 18)}, 13: 1, 14: 1, 11: 0, 12: 0, 9: -1, 10: -1, 7: -2, 8: -2}
+    assert res["needed"] == 6 + bands.get(weak, -3 if weak >= 5 else -4 if weak >= 3 else -5)
+
+
+def test_rigid_selection_sets_8_6_or_4_by_the_group_left_out():
+    """SETUP(S), older rigid selection: Weak Russia 8, Medium 6, Strong 4 victory points."""
+    st = step(new(options=("rigid-selection",)), "soviet", [])
+    keys = keys_for(st)
+    out = keys.peek("soviet", st.extras["rigid_groups"][2])
+    res = turn.victory(Situation(st, data(), keys, "test"))
+    assert res["needed"] == {"weak": 4, "medium": 6, "strong": 8}[out]
+    weak = sum(1 for t in st.extras["selected"] if keys.peek("soviet", t).startswith("ru-w"))
+    assert weak == {"weak": 8, "medium": 12, "strong": 16}[out]
+
+
+def test_free_german_setup_needs_one_more_point():
+    """SETUP(S): free German setup regardless of army groups adds 1 required victory point."""
+    st = two_player_german_turn(options=("free-german-setup",))
+    assert st.extras["plan"] == "free"
+    free, plain = turn.victory(situation(st)), turn.victory(situation(st.evolve(options=())))
+    assert free["needed"] == plain["needed"] + 1 and "free German setup +1" in free["text"]
