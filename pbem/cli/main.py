@@ -103,25 +103,51 @@ def scenarios(as_json: bool) -> None:
               help="require signed orders: each side's public key (from `pbem keys new`)")
 @click.option("--hidden", "hidden_keys", multiple=True, metavar="SIDE=KEY",
               help="this side hides units: its hidden-units key (from `pbem keys new`; docs/hidden.md)")
+@click.option("--solitaire", metavar="SIDE", help="the tool plays SIDE by the rulebook's solitaire rules; its secret "
+              "is written next to the state as SIDE.secret")
 @force_option
 @json_option
 @run
 def new(scenario: str, output: str, seed: str | None, game_id: str | None, options: tuple[str, ...],
         commits: tuple[str, ...], setup: str | None, sign_keys: tuple[str, ...], hidden_keys: tuple[str, ...],
-        force: bool, as_json: bool) -> None:
+        solitaire: str | None, force: bool, as_json: bool) -> None:
     """Start a game of SCENARIO and write its first state."""
     commitments = pairs(commits, "--commit")
+    hidden = pairs(hidden_keys, "--hidden")
     if not commitments and seed is None:
         seed = os.urandom(12).hex()  # game creation, not adjudication: fresh entropy is what we want
+    bot_secret, secret_path = None, None
+    if solitaire:
+        options = tuple(options) + (f"solitaire-{solitaire}",)
+        if solitaire not in hidden:  # the bot's hidden units: a secret only this machine holds
+            from ..core import dice, hidden as hiddenmod
+
+            chain_seed = dice.new_chain_seed(os.urandom(32))
+            bot_secret = {"format": "pbem/secret@1", "side": solitaire, "seed": chain_seed, "length": 1,
+                          "commitment": dice.chain_commitment(chain_seed, 1)}
+            hidden[solitaire] = hiddenmod.key_of(chain_seed)
+            secret_path = str(Path(output if output != "-" else ".").resolve().parent / f"{solitaire}.secret")
     state = game.new_game(scenario, game_id=game_id, seed=None if commitments else seed, options=options,
                           commitments=commitments or None, setup=setup, sign_keys=pairs(sign_keys, "--sign-key"),
-                          hidden_keys=pairs(hidden_keys, "--hidden"))
+                          hidden_keys=hidden)
+    if solitaire and bot_secret is not None:
+        from ..core.orders import OrdersFile
+
+        for target in (output, secret_path):  # both or neither: check before writing either
+            if target != "-" and Path(target).exists() and not force:
+                raise UsageError("output exists; use --force to replace it", where=target)
+        while state.awaiting.side == solitaire and not state.over:  # the bot's own opening steps (its setup)
+            empty = OrdersFile(state.game, solitaire, state.step, state.hash(), ())
+            state = game.adjudicate(state, [empty], secrets=[bot_secret]).state
+        write_atomic(secret_path, dump_yaml(bot_secret), force=force)
     write_atomic(output, dump_yaml(state.to_dict()), force=force)
     info = {"game": state.game, "state": output, "hash": state.hash(), "awaiting": state.awaiting.to_dict(),
-            "seed": seed}
+            "seed": seed, "solitaire_secret": secret_path}
     if output != "-":
         _out(info, as_json, f"new game {state.game} written to {output}\nawaiting {state.awaiting.side} "
-             f"{state.awaiting.kind}: {state.awaiting.phase}" + (f"\ndice seed: {seed}" if seed else ""))
+             f"{state.awaiting.kind}: {state.awaiting.phase}" + (f"\ndice seed: {seed}" if seed else "")
+             + (f"\nthe solitaire {solitaire}'s secret is in {secret_path}: do not read it; pbem finds it next "
+                "to the state files" if secret_path else ""))
 
 
 @main.command()
@@ -136,16 +162,21 @@ def show(state_file: str, side: str | None, report_fmt: str | None, secret_file:
     from ..report import render
 
     state = game.load_state(state_file)
-    if report_fmt:
-        click.echo(render(state.to_dict(), state.hash(), report_fmt), nl=False)
-        return
     secrets = [game.load_secret(secret_file)] if secret_file else []
     if secrets and secrets[0]["side"] not in (state.hidden or {}):
         raise UsageError(f"{secrets[0]['side']} hides no units in this game; --secret is only for hidden units here",
                          where=secret_file or "")
+    if secrets and side is None:
+        side = secrets[0]["side"]
     keys = game.keyring(state, [], secrets)
     rs = game.ruleset_of(state)
     summary = rs.summary(state, side) if keys is None else rs.summary(state, side, keys=keys)
+    if report_fmt:
+        text = render(state.to_dict(), state.hash(), report_fmt)
+        if keys is not None and side and keys.knows(side) and report_fmt != "json" and summary.get("positions"):
+            text += _private_view(side, summary["positions"], report_fmt)  # the hiding side's own view
+        click.echo(text, nl=False)
+        return
     summary["hash"] = state.hash()
     if state.hidden is not None and "hidden" not in summary:
         summary["hidden"] = {s: {"tokens": len(r["tokens"]), "opened": len(r["opened"]),
@@ -157,6 +188,8 @@ def show(state_file: str, side: str | None, report_fmt: str | None, secret_file:
     for s, f in summary.get("forces", {}).items():
         lines.append(f"  {s:<7} {f['on_map']} units on the map (attack {f['attack']}, defence {f['defense']}), "
                      f"{f['eliminated']} eliminated")
+    for place, here in (summary.get("positions") or {}).items():
+        lines.append(f"  {place}: {', '.join(here)}")
     if "axis_city_points" in summary:
         lines.append(f"  Axis holds {summary['axis_city_points']} city victory points")
     if summary.get("result"):
@@ -167,6 +200,19 @@ def show(state_file: str, side: str | None, report_fmt: str | None, secret_file:
                          + (" (your secret reads them all)" if h.get("readable") else ""))
     lines.append(f"state hash {summary['hash']}")
     _out(summary, as_json, "\n".join(lines))
+
+
+def _private_view(side: str, positions: dict, fmt: str) -> str:
+    """What only the hiding side sees, appended to its copy of the report (never to the shared one)."""
+    head = f"Your units ({side}, from your secret: do not forward this part)"
+    if fmt == "md":
+        return "\n## " + head + "\n\n" + "".join(f"- **{p}:** {', '.join(u)}\n" for p, u in positions.items())
+    import textwrap
+
+    lines = ["", head, "-" * len(head)]
+    for p, u in positions.items():
+        lines.append(textwrap.fill(f"{p}: {', '.join(u)}", 78, initial_indent="  - ", subsequent_indent="    "))
+    return "\n".join(lines) + "\n"
 
 
 @main.command()
@@ -211,7 +257,7 @@ def check(state_file: str, orders_files: tuple[str, ...], secrets: tuple[str, ..
     """Check orders against the rules: no dice, nothing written."""
     state = game.load_state(state_file)
     orders = _load_all(orders_files)
-    violations = game.check(state, orders, secrets=_secrets(secrets))
+    violations = game.check(state, orders, secrets=_secrets(secrets, state, state_file))
     if violations:
         raise OrdersRejected(violations, where=", ".join(orders_files))
     n = sum(len(o.orders) for o in orders)
@@ -219,11 +265,15 @@ def check(state_file: str, orders_files: tuple[str, ...], secrets: tuple[str, ..
     return 0
 
 
-def _secrets(paths: tuple[str, ...]) -> list[dict]:
-    """The dice secrets given with --secret, else those listed in $PBEM_SECRETS (paths separated like PATH):
-    a player sets it once and every adjudication adds its reveal."""
+def _secrets(paths: tuple[str, ...], state: Any = None, state_file: str = "") -> list[dict]:
+    """The secrets given with --secret, else those listed in $PBEM_SECRETS (paths separated like PATH):
+    a player sets it once and every adjudication adds its reveal. Failing both, a hiding side's secret
+    saved next to the state file as SIDE.secret (a solitaire game's bot keeps its secret there)."""
     if not paths:
         paths = tuple(p for p in os.environ.get("PBEM_SECRETS", "").split(os.pathsep) if p)
+    if not paths and state is not None and state.hidden and state_file and state_file != "-":
+        near = [Path(state_file).resolve().parent / f"{side}.secret" for side in sorted(state.hidden)]
+        paths = tuple(str(p) for p in near if p.is_file())
     return [game.load_secret(p) for p in paths]
 
 
@@ -252,7 +302,7 @@ def adjudicate(state_file: str, orders_files: tuple[str, ...], output: str, repo
             raise UsageError("output exists; use --force to replace it", where=target)
         if target and target != "-" and any(Path(p).resolve() == Path(target).resolve() for p in protect if p != "-"):
             raise UsageError("refusing to overwrite an input file", where=target)
-    outcome = game.adjudicate(state, orders, secrets=_secrets(secrets), void_illegal=void_illegal)
+    outcome = game.adjudicate(state, orders, secrets=_secrets(secrets, state, state_file), void_illegal=void_illegal)
     nxt = outcome.state
     text_state = dump_yaml(nxt.to_dict())
     report = render(nxt.to_dict(), nxt.hash(), fmt) if report_file else None
@@ -283,9 +333,40 @@ def verify(state_file: str, rest: tuple[str, ...], secrets: tuple[str, ...], as_
     claimed = load_data(rest[-1])
     if not isinstance(claimed, dict):
         raise UsageError("the next state is not a state file", where=rest[-1])
-    outcome = game.verify(state, orders, claimed, secrets=[game.load_secret(p) for p in secrets])
+    outcome = game.verify(state, orders, claimed, secrets=_secrets(secrets, state, state_file))
     _out({"ok": True, "hash": outcome.state.hash()}, as_json,
          f"verified: step {state.step} reproduces {rest[-1]} exactly ({outcome.state.hash()[:16]}…)")
+
+
+@main.command()
+@click.argument("state_file", metavar="STATE")
+@click.argument("orders_file", metavar="ORDERS")
+@click.option("--secret", "secret_file", required=True, help="your secret file (the side whose units are hidden)")
+@click.option("-o", "--output", required=True, help="the orders with the reveals added")
+@force_option
+@json_option
+@run
+def reveal(state_file: str, orders_file: str, secret_file: str, output: str, force: bool, as_json: bool) -> None:
+    """Add to your orders the reveals of your hidden units that this step exposes.
+
+    For the steps the other side adjudicates without your secret (docs/hidden.md): your attacking
+    units, units the rules disrupt or count at the end. Only what the rules make public is added."""
+    state = game.load_state(state_file)
+    orders = game.load_orders(orders_file)
+    secret = game.load_secret(secret_file)
+    if secret["side"] != orders.side:
+        raise UsageError(f"the secret is {secret['side']!r}'s, the orders are {orders.side!r}'s", where=secret_file)
+    violations = game.check(state, [orders], secrets=[secret])
+    if violations:
+        raise OrdersRejected(violations, where=orders_file)
+    found = game.needed_reveals(state, orders, secret)
+    body = orders.to_dict()
+    body.pop("signature", None)  # the reveals change what a signature covers: sign again afterwards
+    if found:
+        body["reveals"] = {**body.get("reveals", {}), **found}
+    write_atomic(output, dump_yaml(body), force=force, protect=(state_file, secret_file))
+    _out({"ok": True, "reveals": sorted(found)}, as_json,
+         f"{len(found)} reveal(s) added: {', '.join(sorted(found)) or 'none needed'}; written to {output}")
 
 
 @main.command()

@@ -188,6 +188,24 @@ def check(state: GameState, orders: Sequence[OrdersFile], *,
     return rs.validate(state, orders) if keys is None else rs.validate(state, orders, keys=keys)
 
 
+def needed_reveals(state: GameState, orders: OrdersFile, secret: Mapping[str, Any]) -> dict[str, dict]:
+    """The openings of the orders' side's own hidden tokens that its step makes public.
+
+    The step is run with the secret and a preview die: in the steps a hiding side writes for the other
+    side to adjudicate, what the rules expose does not depend on the die (docs/hidden.md). If it ever
+    did, adjudication would ask for the missing reveal, naming the token.
+    """
+    side = orders.side
+    if not state.hidden or side not in state.hidden:
+        return {}
+    keys = keyring(state, [orders], [secret])
+    preview = Dice.for_step(state.game, state.step, state.hash(), "preview", ["preview"])
+    _play(ruleset_of(state), state, [orders], preview, frozenset(), keys)
+    before = set((state.hidden[side] or {}).get("opened", {}))
+    after = ((keys.register() or {}).get(side) or {}).get("opened", {}) if keys else {}
+    return {t: {"identity": after[t]["identity"], "salt": after[t]["salt"]} for t in sorted(after) if t not in before}
+
+
 def adjudicate(state: GameState, orders: Sequence[OrdersFile], *, secrets: Sequence[Mapping[str, Any]] = (),
                void_illegal: bool = False, recorded_dice: Mapping[str, Any] | None = None,
                recorded_hidden: Mapping[str, Any] | None = None) -> Outcome:

@@ -21,7 +21,7 @@ from ...core.scenario import Scenario
 from ...core.state import Awaiting, DiceState, GameState, ScenarioRef, Unit
 from . import german, russian, setup, turn
 from .common import Violations
-from .data import GERMAN, SIDES, SOVIET, UNKNOWN, load
+from .data import FACTOR, GERMAN, SIDES, SOVIET, UNKNOWN, load
 from .situation import Situation
 
 SELECTION, DEPLOYMENT, GERMAN_SETUP = "selection", "deployment", "german-setup"
@@ -170,7 +170,8 @@ class BarbarossaFast(Ruleset):
         forces: dict[str, dict] = {}
         for s in SIDES:
             on = [u for u in state.units if u.side == s and u.status == "active" and u.location]
-            forces[s] = {"on_map": len(on), "attack": 0, "defense": 0,
+            known = sum(FACTOR[u.type] for u in on if u.type in FACTOR and u.type != UNKNOWN)
+            forces[s] = {"on_map": len(on), "attack": known, "defense": known,
                          "eliminated": sum(1 for u in state.units if u.side == s and u.status == "eliminated"),
                          "unknown": sum(1 for u in on if u.type == UNKNOWN)}
         positions: dict[str, list[str]] = {}

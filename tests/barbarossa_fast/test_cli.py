@@ -1,0 +1,76 @@
+"""Barbarossa Fast from the command line, as a player would try it: a solitaire game, and the Russian
+adding the reveals its own step needs in a two-player game."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+from click.testing import CliRunner
+
+from pbem.cli.main import main
+from pbem.core import game
+
+from .helpers import german_attacks
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_solitaire_game_from_the_command_line(tmp_path: Path):
+    s0 = tmp_path / "state-0.yaml"
+    r = run("new", "barbarossa-fast/june-1941", "--solitaire", "soviet", "--seed", "solo", "-o", s0)
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "soviet.secret").is_file() and "do not read it" in r.output
+    state = game.load_state(str(s0))
+    assert state.awaiting.side == "german" and state.phase == "german-setup"
+    assert "ru-s" not in s0.read_text()  # the bot's units are committed, not shown
+    r = run("template", s0, "--side", "german", "-o", tmp_path / "o1.yaml")
+    assert r.exit_code == 0, r.output
+    s1 = tmp_path / "state-1.yaml"
+    r = run("adjudicate", s0, tmp_path / "o1.yaml", "-o", s1, "--report", "-")
+    assert r.exit_code == 0, r.output  # the secret is found next to the state
+    st1 = game.load_state(str(s1))
+    body = {"format": "pbem/orders@1", "game": st1.game, "side": "german", "step": st1.step, "state": st1.hash(),
+            "orders": []}
+    (tmp_path / "o2.yaml").write_text(yaml.safe_dump(body))
+    s2 = tmp_path / "state-2.yaml"
+    assert run("adjudicate", s1, tmp_path / "o2.yaml", "-o", s2).exit_code == 0
+    st2 = game.load_state(str(s2))
+    body.update(step=st2.step, state=st2.hash(), orders=german_attacks(st2))
+    (tmp_path / "o3.yaml").write_text(yaml.safe_dump(body))
+    s3 = tmp_path / "state-3.yaml"
+    r = run("adjudicate", s2, tmp_path / "o3.yaml", "-o", s3, "--report", "-")
+    assert r.exit_code == 0, r.output
+    assert "the solitaire Russian gives" in r.output
+    st3 = game.load_state(str(s3))
+    assert st3.awaiting.side == "german" and st3.turn == 2  # the bot played both Russian steps
+    r = run("verify", s2, tmp_path / "o3.yaml", s3)
+    assert r.exit_code == 0, r.output
+
+
+def test_the_russian_adds_the_reveals_its_attack_needs(tmp_path: Path):
+    from .helpers import SECRET, arrange, at_phase, tokens_of, two_player_german_turn
+
+    base = two_player_german_turn()
+    s1 = tokens_of(base, "strong", 1)[0]
+    st = at_phase(arrange(base, german={"ge-4a": "Minsk"}, soviet={s1: "Smolensk"}, control={"Minsk": "german"}),
+                  "russian-movement", "soviet")
+    sp = tmp_path / "state.yaml"
+    from pbem.core.loading import dump_yaml
+
+    sp.write_text(dump_yaml(st.to_dict()))
+    secret = tmp_path / "mine.secret"
+    secret.write_text(yaml.safe_dump(SECRET))
+    body = {"format": "pbem/orders@1", "game": st.game, "side": "soviet", "step": st.step, "state": st.hash(),
+            "orders": [{"attack": "Minsk", "with": [s1]}]}
+    (tmp_path / "o.yaml").write_text(yaml.safe_dump(body))
+    r = run("adjudicate", sp, tmp_path / "o.yaml", "-o", tmp_path / "n.yaml")
+    assert r.exit_code == 2 and "secret" in r.output  # the German adjudicator cannot expose the attacker
+    r = run("reveal", sp, tmp_path / "o.yaml", "--secret", secret, "-o", tmp_path / "o2.yaml")
+    assert r.exit_code == 0 and s1 in r.output, r.output
+    revealed = yaml.safe_load((tmp_path / "o2.yaml").read_text())
+    assert list(revealed["reveals"]) == [s1] and revealed["reveals"][s1]["identity"].startswith("ru-s")
+    r = run("adjudicate", sp, tmp_path / "o2.yaml", "-o", tmp_path / "n.yaml")
+    assert r.exit_code == 0, r.output
+    assert not (tmp_path / "soviet.secret").exists()
