@@ -180,6 +180,9 @@ def attacks(sit: Situation, items: Items, dice: Dice | None, answers: Mapping[st
         targets.add(str(o["attack"]))
         if isinstance(o.get("blitz"), Mapping) and o["blitz"].get("to"):
             targets.add(str(o["blitz"]["to"]))
+    for u in sit.on_map(SOVIET):  # "just now re-Disrupted" (step 4) means in this step's attacks
+        if u.flags.get("hit_now"):
+            sit.flag(u.id, "hit_now", None)
     _recover_russians(sit, exclude=targets, section="3")
     sit.extras["under_attack"] = sorted(targets)
     committed: set[str] = set()

@@ -151,10 +151,10 @@ def deployment(sit: Situation, items: Items, v: Violations) -> None:
             done.add(uid)
             sit.note("deploy", f"replacement {uid} deploys {new[uid].location} -> {to}", unit=uid, to=to)
             sit.move(uid, to)
-            if sit.data.kind(to) == "offboard":
-                sit.flag(uid, "entered_before", True)
     for uid in new:
         sit.flag(uid, "arrived", None)
+        if sit.data.kind(sit.units[uid].location) == "offboard":
+            sit.flag(uid, "entered_before", True)  # deployed off-map: it may attack from there next turn
 
 
 def reachable_for_replacement(sit: Situation, source: str) -> set[str]:

@@ -79,6 +79,13 @@ class Situation:
         self.put(uid, flags=freeze(flags))
 
     def move(self, uid: str, place: str) -> None:
+        """Move a unit and take the position; a city's garrison that leaves it (a retreat) is free from then
+        on, and a unit that leaves an off-map box loses its right to attack from one."""
+        before = self.units[uid]
+        if before.location != place:
+            for flag in ("garrison", "entered_before"):
+                if before.flags.get(flag):
+                    self.flag(uid, flag, None)
         u = self.put(uid, location=place)
         self.take(place, u.side)
 
