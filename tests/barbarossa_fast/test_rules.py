@@ -225,3 +225,15 @@ def test_free_german_setup_needs_one_more_point():
     assert st.extras["plan"] == "free"
     free, plain = turn.victory(situation(st)), turn.victory(situation(st.evolve(options=())))
     assert free["needed"] == plain["needed"] + 1 and "free German setup +1" in free["text"]
+
+
+def test_a_face_down_weak_defender_fights_as_weak_once_exposed(attack_step):
+    """GAME-TURN SEQUENCE 2 and GROUND COMBAT RESOLUTION: an unreconnoitred Weak unit is exposed when the
+    attack is committed, and fights with its real (no) firing factor, not as an assumed 1."""
+    w1 = tokens_of(attack_step, "weak", 1)[0]
+    st = arrange(attack_step, german={"ge-24pz": "Bialystok", "ge-39pz": "Bialystok"}, soviet={w1: "Minsk"},
+                 control={"Bialystok": "german"})
+    nxt = step(st, "german", [{"attack": "Minsk", "with": ["ge-24pz", "ge-39pz"]}])
+    battle = events(nxt, "battle")[0]["data"]
+    assert battle["fire"] == 0 and battle["taken"]
+    assert "1 hit)" in next(e["text"] for e in events(nxt, "eliminated"))

@@ -56,6 +56,7 @@ def fight(sit: Situation, a: Assault, answers: Mapping[str, Any], *, blitz: bool
     if defender == SOVIET:
         for u in defenders:
             sit.expose(u.id, f"the {what} on {target} is committed")
+        defenders = sit.at(target, defender)  # face up now: their real factors count
     else:
         for uid in a.jump:
             sit.expose(uid, f"it attacks {target}")
@@ -115,19 +116,9 @@ def fight(sit: Situation, a: Assault, answers: Mapping[str, Any], *, blitz: bool
     a_aim = combat.german_losses if attacker == GERMAN else combat.conserve_firepower
     result = combat.resolve(combat.Battle(att, dfn, max(0, hits), absorb if defenders else 0, max(0, fire)),
                             d_aim, a_aim, lambda _u: back is not None)
-    lines = []
-    for uid, fate, h in result.attackers.fates:
-        lines.append(_apply(sit, uid, fate, h, a.jump[uid], None))
-    for uid, fate, h in result.defenders.fates:
-        lines.append(_apply(sit, uid, fate, h, target, back))
-    if result.taken:
-        movers = [u for u in result.advancing() if sit.units[u].status == "active"
-                  and (a.advance is None or u in a.advance or u in a.blitz_with)]
-        for uid in movers + list(a.follow):
-            sit.move(uid, target)
-        if attacker == GERMAN:
-            sit.extras["broken"] = sorted(set(sit.extras.get("broken", [])) | {data.sector(target)})
-    effects = [x for x in lines if x] or ["no unit hurt"]
+    fates = [(uid, fate, h, a.jump[uid], None) for uid, fate, h in result.attackers.fates]
+    fates += [(uid, fate, h, target, back) for uid, fate, h in result.defenders.fates]
+    effects = [x for x in (_describe(sit, *f) for f in fates) if x] or ["no unit hurt"]
     effects.append(f"{target} is taken" if result.taken else f"{target} holds")
     sit.note("battle", f"{what} on {target}: {names} ({max(0, hits)} hit{'s' * (hits != 1)}"
              f"{'; ' + '; '.join(mods) if mods else ''}) against "
@@ -136,29 +127,40 @@ def fight(sit: Situation, a: Assault, answers: Mapping[str, Any], *, blitz: bool
              place=target, attacker=attacker, hits=max(0, hits), absorb=absorb, fire=max(0, fire), taken=result.taken,
              blitz=blitz, attackers=list(a.jump), defenders=[u.id for u in defenders], modifiers=mods,
              order=a.order + 1 if a.order >= 0 else None)
+    for f in fates:
+        _apply(sit, *f)
+    if result.taken:
+        movers = [u for u in result.advancing() if sit.units[u].status == "active"
+                  and (a.advance is None or u in a.advance or u in a.blitz_with)]
+        for uid in movers + list(a.follow):
+            sit.move(uid, target)
+        if attacker == GERMAN:
+            sit.extras["broken"] = sorted(set(sit.extras.get("broken", [])) | {data.sector(target)})
     return result.taken
 
 
-def _apply(sit: Situation, uid: str, fate: str, hits: int, fallback: str, retreat: str | None) -> str:
-    u = sit.units[uid]
-    name = sit.label(u)
+def _describe(sit: Situation, uid: str, fate: str, hits: int, fallback: str, retreat: str | None) -> str:
+    name = sit.label(sit.units[uid])
     if fate == ELIMINATED:
-        sit.eliminate(uid, f"{hits} hit{'s' * (hits != 1)}")
         return f"{name} eliminated"
     if fate == BACK:
-        sit.flag(uid, "disrupted", True)
-        sit.flag(uid, "hit_now", u.side == SOVIET or None)
-        if retreat:
-            sit.move(uid, retreat)
-            return f"{name} Disrupted, retreats to {retreat}"
-        if u.location != fallback:
-            sit.put(uid, location=fallback)
-        return f"{name} Disrupted, falls back to {fallback}"
+        return f"{name} Disrupted, retreats to {retreat}" if retreat else f"{name} Disrupted, falls back to {fallback}"
     if fate == STAYS:
-        sit.flag(uid, "disrupted", True)
-        sit.flag(uid, "hit_now", u.side == SOVIET or None)
         return f"{name} Disrupted, stays"
     return ""
+
+
+def _apply(sit: Situation, uid: str, fate: str, hits: int, fallback: str, retreat: str | None) -> None:
+    u = sit.units[uid]
+    if fate == ELIMINATED:
+        sit.eliminate(uid, f"{hits} hit{'s' * (hits != 1)}")
+    elif fate in (BACK, STAYS):
+        sit.flag(uid, "disrupted", True)
+        sit.flag(uid, "hit_now", u.side == SOVIET or None)
+        if fate == BACK and retreat:
+            sit.move(uid, retreat)
+        elif fate == BACK and u.location != fallback:
+            sit.put(uid, location=fallback)
 
 
 __all__ = ["Assault", "fight", "retreat_to", "UNKNOWN"]

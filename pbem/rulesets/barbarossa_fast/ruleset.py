@@ -185,6 +185,11 @@ class BarbarossaFast(Ruleset):
                 if u.flags.get("disrupted"):
                     label += " Disrupted"
                 positions.setdefault(u.location, []).append(label)
+        if keys is not None and side == SOVIET and keys.knows(SOVIET):  # the owner sees what it has to deploy
+            waiting = [u.id for u in state.units if u.side == SOVIET and u.status == "pending" and u.type == UNKNOWN]
+            if waiting:
+                positions["(to deploy)"] = [f"{t} ({'strong' if keys.peek(SOVIET, t).startswith('ru-s') else 'weak'})"
+                                            for t in waiting]
         return {"awaiting": state.awaiting.to_dict(), "weather": state.extras.get("weather"), "forces": forces,
                 "positions": dict(sorted(positions.items())), "control": thaw(state.control),
                 "result": thaw(state.result) if state.result else None}
