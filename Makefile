@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench venv clean setup compile
+.PHONY: demo demo-fast test bench venv clean setup compile
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,9 @@ venv: $(STAMP)
 
 demo: compile
 	@bash examples/spi-barbarossa-1941/run.sh $(VENV)/bin/pbem
+
+demo-fast: compile
+	@bash examples/barbarossa-fast/run.sh $(VENV)/bin/pbem
 
 test: $(STAMP)
 	$(PY) -m ruff check --quiet pbem tests bench --select F,E9,B --ignore B905,B008,B023

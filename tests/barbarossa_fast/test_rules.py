@@ -236,4 +236,4 @@ def test_a_face_down_weak_defender_fights_as_weak_once_exposed(attack_step):
     nxt = step(st, "german", [{"attack": "Minsk", "with": ["ge-24pz", "ge-39pz"]}])
     battle = events(nxt, "battle")[0]["data"]
     assert battle["fire"] == 0 and battle["taken"]
-    assert "1 hit)" in next(e["text"] for e in events(nxt, "eliminated"))
+    assert [w1, "eliminated", 1] in [list(f) for f in battle["fates"]]

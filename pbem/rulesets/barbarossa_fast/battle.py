@@ -126,7 +126,7 @@ def fight(sit: Situation, a: Assault, answers: Mapping[str, Any], *, blitz: bool
              f"{absorb}): " + "; ".join(effects),
              place=target, attacker=attacker, hits=max(0, hits), absorb=absorb, fire=max(0, fire), taken=result.taken,
              blitz=blitz, attackers=list(a.jump), defenders=[u.id for u in defenders], modifiers=mods,
-             order=a.order + 1 if a.order >= 0 else None)
+             order=a.order + 1 if a.order >= 0 else None, fates=[[u, f, h] for u, f, h, _, _ in fates])
     for f in fates:
         _apply(sit, *f)
     if result.taken:
@@ -153,7 +153,7 @@ def _describe(sit: Situation, uid: str, fate: str, hits: int, fallback: str, ret
 def _apply(sit: Situation, uid: str, fate: str, hits: int, fallback: str, retreat: str | None) -> None:
     u = sit.units[uid]
     if fate == ELIMINATED:
-        sit.eliminate(uid, f"{hits} hit{'s' * (hits != 1)}")
+        sit.eliminate(uid, f"{hits} hit{'s' * (hits != 1)}", announce=False)
     elif fate in (BACK, STAYS):
         sit.flag(uid, "disrupted", True)
         sit.flag(uid, "hit_now", u.side == SOVIET or None)

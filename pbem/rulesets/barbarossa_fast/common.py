@@ -13,8 +13,17 @@ class Violations(list):
 
     def add(self, code: str, section: str, message: str, order: int | None = None,
             item: Mapping[str, Any] | None = None, unit: str | None = None, place: str | None = None) -> None:
-        text = ", ".join(f"{k}: {v}" for k, v in (item or {}).items())
+        text = ", ".join(f"{k}: {_show(v)}" for k, v in (item or {}).items())
         self.append(Violation(code, f"{RULES} {section}", message, order, text[:120], unit, place))
+
+
+def _show(value: Any) -> str:
+    """An order's value as the player wrote it in YAML flow style: [a, b] and {k: v}."""
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k}: {_show(v)}" for k, v in value.items()) + "}"
+    return str(value)
 
 
 def as_list(value: Any) -> list[str]:

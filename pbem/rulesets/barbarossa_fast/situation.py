@@ -118,10 +118,12 @@ class Situation:
                   unit=uid, identity=identity, type=kind, place=u.location)
         return kind
 
-    def eliminate(self, uid: str, why: str) -> None:
+    def eliminate(self, uid: str, why: str, announce: bool = True) -> None:
+        """Remove a unit; `announce` is off where the event that caused it (a battle) already says so."""
         u = self.units[uid]
         self.put(uid, status="eliminated", location=None, flags=freeze({}))
-        self.note("eliminated", f"{self.label(u)} is eliminated ({why})", unit=uid, side=u.side, place=u.location)
+        if announce:
+            self.note("eliminated", f"{self.label(u)} is eliminated ({why})", unit=uid, side=u.side, place=u.location)
         if u.side == SOVIET and not u.flags.get("siberian"):
             # GROUND COMBAT RESOLUTION: back into the pile of unknown replacements, re-committed when mixed
             identity = self.keys.opened(SOVIET, uid) if self.keys else None
