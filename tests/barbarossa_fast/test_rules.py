@@ -237,3 +237,35 @@ def test_a_face_down_weak_defender_fights_as_weak_once_exposed(attack_step):
     battle = events(nxt, "battle")[0]["data"]
     assert battle["fire"] == 0 and battle["taken"]
     assert [w1, "eliminated", 1] in [list(f) for f in battle["fates"]]
+
+
+def test_the_40_panzerkorps_may_be_donated_by_army_group_centre(base):
+    """REINFORCEMENTS / Historical Plan: 40. PzKps to AGC unless AGC donates it (standing answer pz40)."""
+    sit = situation(base.evolve(answers={"german": {"pz40": "AGS"}}))
+    turn.start_turn(sit, 4, FixedDice(6))
+    assert sit.units["ge-40pz"].location == "AGS Base"
+    kept = situation(base)
+    turn.start_turn(kept, 4, FixedDice(6))
+    assert kept.units["ge-40pz"].location == "AGC Base"
+
+
+def test_a_luftflotte_may_fly_supply_instead_of_fighting(base):
+    """SUPPLY and CONTROL: an air unit may resupply an isolated German unit up to 2 positions from an army."""
+    ring = {"ge-24pz": "Minsk", "ge-4a": "Bialystok"}
+    s1, s2, s3 = tokens_of(base, "strong", 3)
+    st = arrange(base, german=ring, soviet={s1: "Baranovichi", s2: "Vilnius", s3: "Smolensk"},
+                 control={"Minsk": "german", "Bialystok": "german"})
+    nxt = step(st, "german", [{"air": "ge-lf2", "resupply": "Minsk"}])
+    assert list(nxt.extras["air_supply"]) == ["Minsk"] and not nxt.log["rolls"]
+
+
+def test_out_of_supply_russians_attack_only_toward_supply(base):
+    """SUPPLY and CONTROL: an OoS Russian unit can only attack in a direction to get back into supply."""
+    s1 = tokens_of(base, "strong", 1)[0]
+    german = {"ge-16a": "Pskov", "ge-18a": "Siauliai", "ge-41pz": "Daugavpils", "ge-56pz": "Kaunas"}
+    st = at_phase(arrange(base, german=german, soviet={s1: "Riga"}, control={p: "german" for p in german.values()}),
+                  "russian-movement", "soviet")
+    with pytest.raises(OrdersRejected) as exc:
+        step(st, "soviet", [{"attack": "Siauliai", "with": [s1]}])  # behind it only more Germans
+    assert codes(exc) == ["OOS_ATTACK"]
+    step(st, "soviet", [{"attack": "Pskov", "with": [s1]}])  # beyond Pskov lies Luga, open to the east

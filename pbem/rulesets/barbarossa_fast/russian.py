@@ -117,16 +117,17 @@ def _plan_attack(sit: Situation, i: int, o: Mapping, used: set[str], broken: set
         elif data.kind(start) == "offboard" and not u.flags.get("entered_before"):
             v.add("OFFBOARD_ATTACK", "All Russian Attacks", f"{u.id} attacks from off-map only if it was deployed there "
                   "the turn before", i, o, u.id, start)
-        elif u.id not in fed and not _toward_supply(sit, target):
+        elif u.id not in fed and not breakout_allowed(sit, start, target):
             v.add("OOS_ATTACK", "SUPPLY and CONTROL", f"{u.id} is out of supply and may only attack toward supply",
                   i, o, u.id, target)
     used.update(u.id for u in units)
     return Assault(SOVIET, target, {u.id: start for u in units}, order=i)
 
 
-def _toward_supply(sit: Situation, target: str) -> bool:
-    """Breakout (SUPPLY and CONTROL): the attacked position, once cleared, leads to the map edge."""
-    return any(n in sit.from_edge() for n in sit.data.links(target)) or bool(sit.data.pos(target).get("edge"))
+def breakout_allowed(sit: Situation, start: str, target: str) -> bool:
+    """SUPPLY and CONTROL: an out-of-supply Russian unit attacks only toward supply, i.e. a position
+    whose clearing would let it trace to the map edge again."""
+    return start in sit._reach(sit.edge_sources(), GERMAN, clear=target)
 
 
 def deployment(sit: Situation, items: Items, v: Violations) -> None:

@@ -131,8 +131,12 @@ class Situation:
                 self.extras["returned"] = sorted(self.extras.get("returned", []) + [identity])
 
     # --- supply and control (SUPPLY and CONTROL) ------------------------------------------------
-    def _reach(self, sources: Iterable[str], enemy: str) -> dict[str, int]:
-        blocked = {u.location for u in self.on_map(enemy)}
+    def _reach(self, sources: Iterable[str], enemy: str, clear: str = "") -> dict[str, int]:
+        """Link distances from the sources through positions free of the enemy's units (`clear`: as if that
+        position were free); Russian supply never runs through German bases, German never off the map."""
+        blocked = {u.location for u in self.on_map(enemy)} - {clear}
+        foreign = "german-base" if enemy == GERMAN else "offboard"
+        blocked |= set(self.data.where("kind", foreign))
         dist: dict[str, int] = {}
         queue: deque[str] = deque()
         for s in sorted(set(sources)):

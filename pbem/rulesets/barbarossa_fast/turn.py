@@ -53,8 +53,8 @@ def _reinforcements(sit: Situation, turn: int) -> None:
             continue
         if int(spec.get("arrives", 1)) == turn and u.status == "pending":
             group = u.flags.get("group", spec["group"])
-            if uid == "ge-40pz" and sit.owner(MOSCOW) == GERMAN:  # REINFORCEMENTS: Moscow taken: AGN, or AGS if AGN lets it
-                group = "AGS" if sit.state.answers.get(GERMAN, {}).get("pz40") == "AGS" else "AGN"
+            if uid == "ge-40pz":
+                group = _pz40_group(sit)
             sit.flag(uid, "group", group)
             sit.put(uid, status="active", location=data.base_of(group) if spec["kind"] != "luftflotte" else None)
             sit.note("reinforcement", f"{spec['name']} arrives with {group}", unit=uid, group=group)
@@ -63,6 +63,15 @@ def _reinforcements(sit: Situation, turn: int) -> None:
             sit.extras["lf2_withdrawn"] = True
             sit.note("withdrawal", f"{spec['name']} is withdrawn; Army Group Centre may borrow another luftflotte",
                      unit=uid)
+
+
+def _pz40_group(sit: Situation) -> str:
+    """REINFORCEMENTS and the historical plan: the 40. PzKps goes to AGC unless AGC donates it (the German
+    standing answer `pz40: AGN` or `AGS`); once Moscow is taken it goes to AGN unless AGN lets AGS have it."""
+    wish = str(sit.state.answers.get(GERMAN, {}).get("pz40", ""))
+    if sit.owner(MOSCOW) == GERMAN:
+        return "AGS" if wish == "AGS" else "AGN"
+    return wish if wish in ("AGN", "AGS") else "AGC"
 
 
 def _siberians_at_start(sit: Situation, turn: int, dice: Dice | None) -> None:
