@@ -33,6 +33,8 @@ def game_group() -> None:
 @click.option("--option", "options", multiple=True)
 @click.option("--setup", type=click.Choice(["historical"]))
 @click.option("--sign-key", "sign_keys", multiple=True, metavar="SIDE=HEX", help="require orders signed with these keys")
+@click.option("--hidden", "hidden_keys", multiple=True, metavar="SIDE=KEY",
+              help="this side hides units: its hidden-units key (from `pbem keys new`; docs/hidden.md)")
 @click.option("--grace-days", type=float, help="deadline policy: a step may wait this long; then a referee may act")
 @click.option("--on-missing", type=click.Choice(["hold", "defaults"]), default="hold", show_default=True,
               help="what the referee files for an overdue side: both file the step's defaults (no moves, default answers)")
@@ -40,7 +42,7 @@ def game_group() -> None:
 @run
 def game_init(scenario: str, directory: str, players: tuple[str, ...], seed: str | None, commits: tuple[str, ...],
               game_id: str | None, options: tuple[str, ...], setup: str | None, sign_keys: tuple[str, ...],
-              grace_days: float | None, on_missing: str, as_json: bool) -> None:
+              hidden_keys: tuple[str, ...], grace_days: float | None, on_missing: str, as_json: bool) -> None:
     """Start a game of SCENARIO in DIRECTORY (which must be new or empty)."""
     from ..core import folder as gf  # imported here: other commands need not load it
 
@@ -54,7 +56,8 @@ def game_init(scenario: str, directory: str, players: tuple[str, ...], seed: str
     if not commitments and seed is None:
         seed = os.urandom(12).hex()
     state = game.new_game(scenario, game_id=game_id, seed=None if commitments else seed, options=options,
-                          commitments=commitments or None, setup=setup, sign_keys=pairs(sign_keys, "--sign-key"))
+                          commitments=commitments or None, setup=setup, sign_keys=pairs(sign_keys, "--sign-key"),
+                          hidden_keys=pairs(hidden_keys, "--hidden"))
     unknown = sorted(set(who) - set(game.ruleset_of(state).sides))
     if unknown:
         raise UsageError(f"no side {', '.join(unknown)} in this game; sides: {', '.join(game.ruleset_of(state).sides)}")
@@ -91,7 +94,7 @@ def game_status(directory: str, as_json: bool) -> None:
 @game_group.command("submit")
 @click.argument("directory")
 @click.argument("orders_file", metavar="ORDERS")
-@click.option("--secret", "secrets", multiple=True, help="the adjudicating side's dice secret (committed dice)")
+@click.option("--secret", "secrets", multiple=True, help="the adjudicating side's secret (committed dice, hidden units)")
 @click.option("--void-illegal", is_flag=True, help="referee: drop illegal orders (listed) instead of rejecting")
 @json_option
 @run

@@ -74,3 +74,23 @@ def test_the_russian_adds_the_reveals_its_attack_needs(tmp_path: Path):
     r = run("adjudicate", sp, tmp_path / "o2.yaml", "-o", tmp_path / "n.yaml")
     assert r.exit_code == 0, r.output
     assert not (tmp_path / "soviet.secret").exists()
+
+
+def test_a_game_folder_with_hidden_russians(tmp_path: Path):
+    """pbem game init --hidden: the Russian files the German's orders with his secret; audit needs no secret."""
+    from .helpers import SECRET
+    from pbem.core.hidden import key_of
+
+    secret = tmp_path / "soviet.secret"
+    secret.write_text(yaml.safe_dump(SECRET))
+    folder = tmp_path / "g"
+    r = run("game", "init", "barbarossa-fast/june-1941", folder, "--seed", "f", "--hidden", f"soviet={key_of(SECRET['seed'])}",
+            "--player", "german=g@example.org", "--player", "soviet=s@example.org")
+    assert r.exit_code == 0, r.output
+    state = game.load_state(str(folder / "0000-state.yaml"))
+    body = {"format": "pbem/orders@1", "game": state.game, "side": "soviet", "step": 0, "state": state.hash(), "orders": []}
+    (tmp_path / "o0.yaml").write_text(yaml.safe_dump(body))
+    r = run("game", "submit", folder, tmp_path / "o0.yaml", "--secret", secret)
+    assert r.exit_code == 0, r.output
+    r = run("audit", folder)
+    assert r.exit_code == 0, r.output

@@ -166,6 +166,45 @@ class BarbarossaFast(Ruleset):
             body["orders"] = []
         return body
 
+    def template_notes(self, state: GameState, side: str) -> list[str]:
+        """Comment lines for an orders template: the order forms of this step and the units that may use them."""
+        from ...core.scenario import find_scenario
+
+        data = load(find_scenario(state.scenario.path or state.scenario.id))
+        lines = [f"{self.name}: {side} orders for {state.date}, {TEXT[state.phase]}; weather "
+                 f"{state.extras.get('weather', 'good')}"]
+        forms = {
+            GERMAN_SETUP: ["{plan: historical | marcks | schultz | random}   (free-german-setup option: plan free)",
+                           "{place: UNIT, at: AGN Base}   up to 3 Army Group Centre units on another base",
+                           "{transfer: PANZERKORPS, to: AGN | AGC | AGS}   at most one"],
+            G_MOVE: ["{bonus: UNIT, to: POSITION}   one link, for units that will not attack this turn",
+                     "{air: LUFTFLOTTE, target: POSITION}   the air battle before the attack on that position",
+                     "{air: LUFTFLOTTE, resupply: POSITION}   instead: supply an isolated German unit",
+                     "add `borrowed: true` for Army Group Centre's borrowed luftflotte (turn 6 on)"],
+            G_ATTACK: ["{attack: POSITION, with: [UNIT, ...], via: {PANZERKORPS: FRIENDLY POSITION},",
+                       "  follow: [UNIT, ...], blitz: {to: POSITION, with: [PANZERKORPS, ...]},",
+                       "  air_bonus: attack | defence, no_retreat: [UNIT, ...], advance: [UNIT, ...]}",
+                       "answers: no_retreat: [UNIT, ...] (when you defend); pz40: AGN | AGS (donate the 40. PzKps)"],
+            R_MOVE: ["{move: UNIT, to: POSITION}   one link (off-map boxes: any box)",
+                     "{attack: POSITION, with: [UNIT, ...]}   all from one position, at most 3",
+                     "answers: losses: hold | conserve (how your defenders take hits)",
+                     "the German adjudicates this step: run `pbem reveal` to add the reveals it needs"],
+            R_REPL: ["{deploy: UNIT, to: POSITION}   a replacement, anywhere connected to its source",
+                     "the German adjudicates this step: run `pbem reveal` to add the reveals it needs"],
+            DEPLOYMENT: ["{place: UNIT, at: POSITION}   2 per frontline position, 1 behind each, 1 per city",
+                         "`pbem show STATE --secret SECRET` tells you which of your units is Strong"],
+        }.get(state.phase, [])
+        lines += ["order forms:"] + [f"  - {f}" for f in forms]
+        mine = sorted((u for u in state.units if u.side == side and u.status == "active" and u.location),
+                      key=lambda u: (u.location, u.id))
+        if mine and state.phase in (G_MOVE, G_ATTACK, R_MOVE):
+            lines.append("your units (position: units; linked positions):")
+            for place in sorted({u.location for u in mine}):
+                here = ", ".join(u.id + (" Disrupted" if u.flags.get("disrupted") else "") for u in mine
+                                 if u.location == place)
+                lines.append(f"  {place}: {here}; links {', '.join(data.links(place))}")
+        return lines
+
     def summary(self, state: GameState, side: str | None, keys: Keyring | None = None) -> dict:
         forces: dict[str, dict] = {}
         for s in SIDES:
