@@ -30,7 +30,7 @@ def movement(sit: Situation, items: Items, answers: Mapping[str, Any], v: Violat
     broken = set(sit.extras.get("broken", []))
     for i, o in items:
         if "move" in o:
-            _move(sit, i, o, attackers, moved, broken, v)
+            _move(sit, i, o, attackers, moved, v)
         elif "attack" not in o:
             v.add("UNKNOWN_ORDER", "GAME-TURN SEQUENCE", "in the Russian movement step give `move:` and `attack:` orders", i, o)
     sit.extras["under_attack"] = sorted({str(o["attack"]) for _, o in items if "attack" in o})
@@ -43,36 +43,45 @@ def movement(sit: Situation, items: Items, answers: Mapping[str, Any], v: Violat
     sit.extras.pop("under_attack", None)
 
 
-def _move(sit: Situation, i: int, o: Mapping, attackers: set[str], moved: set[str], broken: set[str],
-          v: Violations) -> None:
+def move_problem(sit: Situation, u: Any, to: str) -> tuple[str, str, str] | None:
+    """Why a Russian unit may not move its link to `to` now (code, rule section, message), or None.
+    The one statement of OPERATIONAL MOVEMENT for the Russians: orders are checked with it, the bot plans with it."""
     data = sit.data
+    rail = data.board.has(to) and data.kind(to) == "offboard" and data.kind(u.location) == "offboard"
+    if sit.disrupted(u):
+        return "DISRUPTED_NO_MOVE", "DISRUPTION", f"{u.id} is Disrupted and may not move"
+    if u.flags.get("garrison"):
+        return "GARRISON_STAYS", "SETUP(S)", f"{u.id} started on the victory city {u.location} and stays there"
+    if not data.board.has(to):
+        return "UNKNOWN_POSITION", "OPERATIONAL MOVEMENT", f"there is no position {to!r}"
+    if not rail and not data.linked(u.location, to):
+        return "NO_SUCH_LINK", "OPERATIONAL MOVEMENT", f"there is no link from {u.location} to {to}"
+    if sit.occupied_by(to) == GERMAN:
+        return "MOVE_INTO_ENEMY", "OPERATIONAL MOVEMENT", f"German units hold {to}: attack it instead"
+    if sit.owner(to) == GERMAN and (german_next_to(sit, u.location) or german_next_to(sit, to)):
+        return ("MOVE_GERMAN_CONNECTED", "OPERATIONAL MOVEMENT", f"Russian units enter the German-controlled {to} "
+                f"only if neither {u.location} nor {to} is linked to a position with a German unit")
+    if sit.owner(to) == GERMAN and data.sector(to) in set(sit.extras.get("broken", [])):
+        return ("LINE_BROKEN", "All Russian Attacks", f"the Russian line is broken in the {data.sector(to)} sector "
+                "this turn: no advance into unoccupied positions there")
+    return None
+
+
+def _move(sit: Situation, i: int, o: Mapping, attackers: set[str], moved: set[str], v: Violations) -> None:
     uid, to = str(o["move"]), str(o.get("to"))
     u = _russian(sit, uid, i, o, v, "OPERATIONAL MOVEMENT")
     if u is None:
         return
-    rail = data.board.has(to) and data.kind(to) == "offboard" and data.kind(u.location) == "offboard"
-    if uid in moved or uid in attackers:
-        v.add("MOVED_TWICE", "OPERATIONAL MOVEMENT", f"{uid} already moves or attacks this turn", i, o, uid)
-    elif sit.disrupted(u):
-        v.add("DISRUPTED_NO_MOVE", "DISRUPTION", f"{uid} is Disrupted and may not move", i, o, uid, u.location)
-    elif u.flags.get("garrison"):
-        v.add("GARRISON_STAYS", "SETUP(S)", f"{uid} started on the victory city {u.location} and stays there", i, o, uid)
-    elif not data.board.has(to):
-        v.add("UNKNOWN_POSITION", "OPERATIONAL MOVEMENT", f"there is no position {to!r}", i, o, uid, to)
-    elif not rail and not data.linked(u.location, to):
-        v.add("NO_SUCH_LINK", "OPERATIONAL MOVEMENT", f"there is no link from {u.location} to {to}", i, o, uid, to)
-    elif sit.occupied_by(to) == GERMAN:
-        v.add("MOVE_INTO_ENEMY", "OPERATIONAL MOVEMENT", f"German units hold {to}: attack it instead", i, o, uid, to)
-    elif sit.owner(to) == GERMAN and (german_next_to(sit, u.location) or german_next_to(sit, to)):
-        v.add("MOVE_GERMAN_CONNECTED", "OPERATIONAL MOVEMENT", f"Russian units enter the German-controlled {to} only if "
-              f"neither {u.location} nor {to} is linked to a position with a German unit", i, o, uid, to)
-    elif sit.owner(to) == GERMAN and data.sector(to) in broken:
-        v.add("LINE_BROKEN", "All Russian Attacks", f"the Russian line is broken in the {data.sector(to)} sector this turn: "
-              "no advance into unoccupied positions there", i, o, uid, to)
-    else:
-        moved.add(uid)
-        sit.note("move", f"{sit.label(u)} moves {u.location} -> {to}" + (" (off-map rail)" if rail else ""), unit=uid, to=to)
-        sit.move(uid, to)
+    problem = ("MOVED_TWICE", "OPERATIONAL MOVEMENT", f"{uid} already moves or attacks this turn") \
+        if uid in moved or uid in attackers else move_problem(sit, u, to)
+    if problem:
+        code, section, message = problem
+        v.add(code, section, message, i, o, uid, to if sit.data.board.has(to) else None)
+        return
+    moved.add(uid)
+    rail = sit.data.kind(to) == "offboard" and sit.data.kind(u.location) == "offboard"
+    sit.note("move", f"{sit.label(u)} moves {u.location} -> {to}" + (" (off-map rail)" if rail else ""), unit=uid, to=to)
+    sit.move(uid, to)
 
 
 def _plan_attack(sit: Situation, i: int, o: Mapping, used: set[str], broken: set[str], v: Violations) -> Assault | None:
