@@ -86,3 +86,14 @@ def test_no_retreat_order_takes_the_loss_instead():
     assert alone.attackers.of("p") == ELIMINATED
     pair = resolve(Battle((Fighter("p", 1, no_retreat=True), pz("q")), (Fighter("s", 1),), 2, 1, 1), hold_then_conserve)
     assert pair.attackers.of("q") == BACK and pair.attackers.of("p") == UNHURT  # the German gives the hit to q
+
+
+def test_a_hit_defender_may_retreat_even_when_not_forced():
+    """RETREATS: a defending unit that survives a hit may retreat toward its home base (the defender's answer
+    `retreat: always`), and must when the attacker has undisrupted units left."""
+    stays = resolve(Battle((Fighter("a", 2),), (Fighter("s", 1),), 2, 1, 1), hold_then_conserve)
+    goes = resolve(Battle((Fighter("a", 2),), (Fighter("s", 1),), 2, 1, 1, withdraw=True), hold_then_conserve)
+    assert stays.defenders.of("s") == STAYS and goes.defenders.of("s") == BACK
+    city = resolve(Battle((Fighter("a", 2),), (Fighter("s", 1, holds_in_place=True),), 3, 2, 1, withdraw=True),
+                   hold_then_conserve)
+    assert city.defenders.of("s") == STAYS  # a Strong unit on a city or fortress never retreats

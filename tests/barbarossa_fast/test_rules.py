@@ -96,6 +96,13 @@ def test_a_german_army_next_to_moscow_brings_the_siberians(attack_step):
     assert nxt.unit("ru-shock1").type == "shock"
 
 
+def test_siberians_enter_off_map_if_moscow_has_fallen(base):
+    sit = situation(arrange(base, control={"Moscow": "german"}))
+    turn.start_turn(sit, 7, FixedDice(6))
+    at = sit.units["ru-shock1"].location
+    assert data().kind(at) == "offboard" and sit.units["ru-shock1"].status == "active"
+
+
 def test_japanese_attack_roll_each_turn_before_december_with_the_siberians_in(base):
     sit = situation(arrange(base, siberians="active"))
     dice = FixedDice(1)

@@ -114,8 +114,9 @@ def fight(sit: Situation, a: Assault, answers: Mapping[str, Any], *, blitz: bool
     russian_aim = combat.DEFENDER_AIMS.get(aim_name, combat.hold_then_conserve)
     d_aim = russian_aim if defender == SOVIET else combat.german_losses
     a_aim = combat.german_losses if attacker == GERMAN else combat.conserve_firepower
-    result = combat.resolve(combat.Battle(att, dfn, max(0, hits), absorb if defenders else 0, max(0, fire)),
-                            d_aim, a_aim, lambda _u: back is not None)
+    withdraw = answers.get(defender, {}).get("retreat") == "always"  # RETREATS: "may retreat" when not forced
+    result = combat.resolve(combat.Battle(att, dfn, max(0, hits), absorb if defenders else 0, max(0, fire),
+                                          withdraw and back is not None), d_aim, a_aim, lambda _u: back is not None)
     fates = [(uid, fate, h, a.jump[uid], None) for uid, fate, h in result.attackers.fates]
     fates += [(uid, fate, h, target, back) for uid, fate, h in result.defenders.fates]
     effects = [x for x in (_describe(sit, *f) for f in fates) if x] or ["no unit hurt"]

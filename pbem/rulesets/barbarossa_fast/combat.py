@@ -133,6 +133,7 @@ class Battle:
     attack_hits: int  # hits the attackers fire (after weather, air, supply and map-edge modifiers)
     absorb: int  # hits the position or fortress takes before the defenders do
     defence_hits: int  # hits the defence fires (units, fortress, doubled against a Blitzkrieg, air)
+    withdraw: bool = False  # RETREATS: hit defenders that may stay retreat anyway (the defender's choice)
 
 
 @dataclass(frozen=True)
@@ -181,7 +182,7 @@ def resolve(b: Battle, defender_aim: Score, attacker_aim: Score = german_losses,
         fates = []
         for uid, f, h in nr(out).fates:
             u = by_id[uid]
-            if f == BACK and (u.holds_in_place or not fresh_attacker):
+            if f == BACK and (u.holds_in_place or (not fresh_attacker and not b.withdraw)):
                 f = STAYS
             elif f == BACK and not can_retreat(uid):
                 f = ELIMINATED

@@ -101,12 +101,13 @@ def siberian_trigger(sit: Situation) -> None:
 def _siberians_enter(sit: Situation, why: str) -> None:
     sit.extras["siberians"] = "active"
     placed = []
+    boxes = sorted(sit.data.where("kind", "offboard"), key=lambda b: (sit.data.pos(b).get("lon", 0) * -1, b))
+    at = MOSCOW if sit.owner(MOSCOW) == SOVIET and sit.occupied_by(MOSCOW) != GERMAN else boxes[0]
     for uid, spec in sorted(sit.data.forces["russian"]["siberian"].items()):
         kind = SHOCK if spec["factor"] >= 2 else STRONG
-        at = MOSCOW if sit.occupied_by(MOSCOW) != GERMAN else None
-        sit.units[uid] = Unit(uid, SOVIET, kind, at, "active" if at else "pending", freeze({"siberian": True}))
+        sit.units[uid] = Unit(uid, SOVIET, kind, at, "active", freeze({"siberian": True}))
         placed.append(spec["name"])
-    sit.note("siberians", f"the Siberian Reserve enters face-up on Moscow ({why}): {', '.join(placed)}")
+    sit.note("siberians", f"the Siberian Reserve enters face-up on {at} ({why}): {', '.join(placed)}", place=at)
 
 
 # --- step 7: replacements -----------------------------------------------------------------------
