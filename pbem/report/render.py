@@ -81,7 +81,8 @@ def render_text(state: Mapping[str, Any], state_hash: str) -> str:
         out += [_wrap(f"{r['label']}: d{r['sides']} = {r['face']} ({r.get('purpose', '')})") for r in rolls]
     if state.get("result"):
         res = state["result"]
-        out += ["", "Result", "------", _wrap(f"{res.get('level')}: the Axis holds {res.get('axis_points')} victory points")]
+        text = res.get("text") or f"{res.get('level')}: the Axis holds {res.get('axis_points')} victory points"
+        out += ["", "Result", "------", _wrap(text)]
     return "\n".join(line.rstrip() for line in out) + "\n"
 
 
@@ -103,7 +104,8 @@ def render_markdown(state: Mapping[str, Any], state_hash: str) -> str:
         out += ["", "## Dice", ""] + [f"- `{r['label']}`: d{r['sides']} = **{r['face']}** ({r.get('purpose', '')})"
                                      for r in log["rolls"]]
     if state.get("result"):
-        out += ["", "## Result", "", f"**{state['result'].get('level')}** ({state['result'].get('axis_points')} points)"]
+        res = state["result"]
+        out += ["", "## Result", "", f"**{res.get('level')}** ({res.get('text') or str(res.get('axis_points')) + ' points'})"]
     return "\n".join(out) + "\n"
 
 
