@@ -243,7 +243,8 @@ class Keyring:
                 if token is None:
                     raise MismatchError(f"the orders of {side} reveal {tid}, which is not one of its tokens")
                 if not _matches(token["commit"], opening):
-                    raise MismatchError(f"{side}: the reveal for {tid} does not match its commitment")
+                    raise MismatchError(f"{side}: the reveal for {tid} does not match its commitment "
+                                        "(hidden units, docs/hidden.md)")
             self._reveals[side] = {t: {"identity": o["identity"], "salt": o["salt"]} for t, o in given.items()}
 
     # --- reading ---
@@ -352,7 +353,7 @@ class Keyring:
 
     def _check(self, side: str, tid: str, opening: Mapping[str, Any], what: str) -> dict:
         if not _matches(self._token(side, tid)["commit"], opening):
-            raise MismatchError(f"{side}: {what} for {tid} does not match its commitment")
+            raise MismatchError(f"{side}: {what} for {tid} does not match its commitment (hidden units, docs/hidden.md)")
         return {"identity": opening["identity"], "salt": opening["salt"]}
 
     def _opening(self, side: str, tid: str) -> dict:
