@@ -94,3 +94,28 @@ def test_a_game_folder_with_hidden_russians(tmp_path: Path):
     assert r.exit_code == 0, r.output
     r = run("audit", folder)
     assert r.exit_code == 0, r.output
+
+
+def test_the_last_step_of_a_two_player_game_opens_the_russian_draw_through_reveals(tmp_path: Path):
+    """Victory needs the Bell Curve count, i.e. the 32 drawn units opened: the German adjudicates the last
+    Russian step, so the Russian's `pbem reveal` adds their reveals; without them the step is refused."""
+    from .helpers import SECRET, at_phase, two_player_german_turn
+    from pbem.core.loading import dump_yaml
+
+    last = at_phase(two_player_german_turn(), "russian-replacements", "soviet").evolve(turn=7, date="1941-12")
+    sp = tmp_path / "state.yaml"
+    sp.write_text(dump_yaml(last.to_dict()))
+    (tmp_path / "soviet-keep.secret").write_text(yaml.safe_dump(SECRET))
+    body = {"format": "pbem/orders@1", "game": last.game, "side": "soviet", "step": last.step, "state": last.hash(),
+            "orders": []}
+    (tmp_path / "o.yaml").write_text(yaml.safe_dump(body))
+    r = run("adjudicate", sp, tmp_path / "o.yaml", "-o", tmp_path / "end.yaml")
+    assert r.exit_code == 2 and "must be exposed" in r.output
+    r = run("reveal", sp, tmp_path / "o.yaml", "--secret", tmp_path / "soviet-keep.secret", "-o", tmp_path / "o2.yaml")
+    assert r.exit_code == 0, r.output
+    assert len(yaml.safe_load((tmp_path / "o2.yaml").read_text())["reveals"]) >= 32
+    r = run("adjudicate", sp, tmp_path / "o2.yaml", "-o", tmp_path / "end.yaml", "--report", "-")
+    assert r.exit_code == 0, r.output
+    end = game.load_state(str(tmp_path / "end.yaml"))
+    assert end.over and "Weak units among the 32" in end.result["text"]
+    assert "Weak units among the 32" in r.output
