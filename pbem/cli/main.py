@@ -347,10 +347,12 @@ def verify(state_file: str, rest: tuple[str, ...], secrets: tuple[str, ...], as_
 @json_option
 @run
 def reveal(state_file: str, orders_file: str, secret_file: str, output: str, force: bool, as_json: bool) -> None:
-    """Add to your orders the reveals of your hidden units that this step exposes.
+    """Make your orders ready to send: add what your step needs from your secret, remove your private notes.
 
-    For the steps the other side adjudicates without your secret (docs/hidden.md): your attacking
-    units, units the rules disrupt or count at the end. Only what the rules make public is added."""
+    For steps others adjudicate without your secret (docs/hidden.md): the reveals of your hidden units the
+    step exposes (attackers, units disrupted or counted at the end, cards played) and the new hidden tokens
+    it makes (a changed secret strategy). Order fields named `secret_...` are private notes: they are used
+    here, then removed. Only what the rules make public is revealed."""
     state = game.load_state(state_file)
     orders = game.load_orders(orders_file)
     secret = game.load_secret(secret_file)
@@ -359,14 +361,22 @@ def reveal(state_file: str, orders_file: str, secret_file: str, output: str, for
     violations = game.check(state, [orders], secrets=[secret])
     if violations:
         raise OrdersRejected(violations, where=orders_file)
-    found = game.needed_reveals(state, orders, secret)
+    found, made = game.prepare_hidden(state, orders, secret)
     body = orders.to_dict()
     body.pop("signature", None)  # the reveals change what a signature covers: sign again afterwards
+    body.pop("reveals", None)
+    body.pop("mints", None)
     if found:
-        body["reveals"] = {**body.get("reveals", {}), **found}
+        body["reveals"] = found
+    if made:
+        body["mints"] = made
+    private = sum(1 for o in body["orders"] for k in o if str(k).startswith("secret_"))
+    body["orders"] = [{k: v for k, v in o.items() if not str(k).startswith("secret_")} for o in body["orders"]]
     write_atomic(output, dump_yaml(body), force=force, protect=(state_file, secret_file))
-    _out({"ok": True, "reveals": sorted(found)}, as_json,
-         f"{len(found)} reveal(s) added: {', '.join(sorted(found)) or 'none needed'}; written to {output}")
+    _out({"ok": True, "reveals": sorted(found), "mints": len(made), "private_removed": private}, as_json,
+         f"{len(found)} reveal(s) added: {', '.join(sorted(found)) or 'none needed'}"
+         + (f"; {len(made)} new hidden token(s)" if made else "")
+         + (f"; {private} private note(s) removed" if private else "") + f"; written to {output}")
 
 
 @main.command()

@@ -6,13 +6,14 @@ rules to the ruleset. Nothing here reads a clock or a global random generator.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from . import dice as dicemod
 from .dice import Dice
 from .errors import MismatchError, OrdersRejected, SchemaError, UsageError, VerificationFailed
 from .events import Outcome, Violation
-from .frozen import freeze, thaw
+from .frozen import EMPTY, freeze, thaw
 from .hashing import digest
 from .hidden import Keyring
 from .loading import load_document, validate
@@ -156,8 +157,19 @@ def keyring(state: GameState, orders: Sequence[OrdersFile], secrets: Sequence[Ma
     register = state.hidden or {}
     seeds = {s["side"]: s["seed"] for s in secrets if s["side"] in register}
     reveals = {o.side: o.reveals for o in orders if o.reveals}
-    keys = Keyring(state.hidden, state.game, seeds=seeds, reveals=reveals, recorded=recorded)
+    offers = {o.side: o.mints for o in orders if o.mints}
+    if offers and not state.hidden:
+        raise MismatchError("the orders offer hidden tokens, but this game hides nothing", where=orders[0].source)
+    keys = Keyring(state.hidden, state.game, seeds=seeds, reveals=reveals, recorded=recorded, offers=offers)
     return keys if state.hidden is not None else None
+
+
+def _check_offers_used(keys: Keyring | None, orders: Sequence[OrdersFile]) -> None:
+    """Orders may offer only the tokens their step makes: a spare one would be an unchecked commitment."""
+    for o in orders:
+        if keys is not None and o.mints and keys.offers_left(o.side):
+            raise MismatchError(f"the orders of {o.side} offer {keys.offers_left(o.side)} hidden token(s) more than "
+                                "this step makes (run `pbem reveal` again on the orders as they are now)", where=o.source)
 
 
 def _play(rs: Any, state: GameState, orders: Sequence[OrdersFile], dice: Dice | None,
@@ -188,22 +200,29 @@ def check(state: GameState, orders: Sequence[OrdersFile], *,
     return rs.validate(state, orders) if keys is None else rs.validate(state, orders, keys=keys)
 
 
-def needed_reveals(state: GameState, orders: OrdersFile, secret: Mapping[str, Any]) -> dict[str, dict]:
-    """The openings of the orders' side's own hidden tokens that its step makes public.
+def prepare_hidden(state: GameState, orders: OrdersFile, secret: Mapping[str, Any]) -> tuple[dict[str, dict], list[dict]]:
+    """What the orders' side must send so that anyone can adjudicate its step without its secret: the openings
+    of its own tokens the step makes public, and the new tokens of its own the step makes (docs/hidden.md).
 
-    The step is run with the secret and a preview die: in the steps a hiding side writes for the other
-    side to adjudicate, what the rules expose does not depend on the die (docs/hidden.md). If it ever
-    did, adjudication would ask for the missing reveal, naming the token.
+    The step is run with the secret and a preview die: what a step exposes or makes must not depend on
+    the die (rulesets keep it so). If it ever did, adjudication would ask for what is missing, by name.
     """
     side = orders.side
     if not state.hidden or side not in state.hidden:
-        return {}
-    keys = keyring(state, [orders], [secret])
+        return {}, []
+    bare = replace(orders, reveals=EMPTY, mints=())
+    keys = keyring(state, [bare], [secret])
     preview = Dice.for_step(state.game, state.step, state.hash(), "preview", ["preview"])
-    _play(ruleset_of(state), state, [orders], preview, frozenset(), keys)
-    before = set((state.hidden[side] or {}).get("opened", {}))
-    after = ((keys.register() or {}).get(side) or {}).get("opened", {}) if keys else {}
-    return {t: {"identity": after[t]["identity"], "salt": after[t]["salt"]} for t in sorted(after) if t not in before}
+    _play(ruleset_of(state), state, [bare], preview, frozenset(), keys)
+    register = (keys.register() or {}).get(side) or {} if keys else {}
+    before = state.hidden[side] or {}
+    opened_before, tokens_before = set(before.get("opened", {})), set(before.get("tokens", {}))
+    after = register.get("opened", {})
+    reveals = {t: {"identity": after[t]["identity"], "salt": after[t]["salt"]} for t in sorted(after)
+               if t not in opened_before}
+    made = [t for t in sorted(register.get("tokens", {}), key=lambda t: (len(t), t)) if t not in tokens_before]
+    mints = [{"commit": register["tokens"][t]["commit"], "sealed": register["tokens"][t]["sealed"]} for t in made]
+    return reveals, mints
 
 
 def adjudicate(state: GameState, orders: Sequence[OrdersFile], *, secrets: Sequence[Mapping[str, Any]] = (),
@@ -217,8 +236,8 @@ def adjudicate(state: GameState, orders: Sequence[OrdersFile], *, secrets: Seque
     scenario_of(state)
     rs = ruleset_of(state)
     dice, dice_after = step_dice(state, orders, secrets, recorded_dice)
-    resolved, events, violations = _play(rs, state, orders, dice, frozenset(),
-                                         keyring(state, orders, secrets, recorded_hidden))
+    keys = keyring(state, orders, secrets, recorded_hidden)
+    resolved, events, violations = _play(rs, state, orders, dice, frozenset(), keys)
     voided: list[Violation] = []
     for _ in range(sum(len(o.orders) for o in orders) + 1):
         if not violations:
@@ -230,10 +249,11 @@ def adjudicate(state: GameState, orders: Sequence[OrdersFile], *, secrets: Seque
         if any(v.order is None for v in violations):
             raise OrdersRejected([v for v in violations if v.order is None])
         dice, dice_after = step_dice(state, orders, secrets, recorded_dice)
-        resolved, events, violations = _play(rs, state, orders, dice, drop,
-                                             keyring(state, orders, secrets, recorded_hidden))
+        keys = keyring(state, orders, secrets, recorded_hidden)
+        resolved, events, violations = _play(rs, state, orders, dice, drop, keys)
     if violations:  # cannot happen while rulesets skip dropped orders; never loop or write a bad state
         raise OrdersRejected(violations)
+    _check_offers_used(keys, orders)
     withheld = [o.side for o in orders if o.policy is not None and o.reveal is None and o.side in state.dice.chains]
     if withheld and dice.rolls:
         raise MismatchError(f"this step rolls dice, and the reveal of {', '.join(withheld)} is missing: a missed turn "

@@ -222,8 +222,11 @@ class Keyring:
     """
 
     def __init__(self, register: Mapping | None, game: str, *, seeds: Mapping[str, str] = EMPTY,
-                 reveals: Mapping[str, Mapping[str, Mapping]] = EMPTY, recorded: Mapping | None = None) -> None:
+                 reveals: Mapping[str, Mapping[str, Mapping]] = EMPTY, recorded: Mapping | None = None,
+                 offers: Mapping[str, Sequence[Mapping[str, str]]] = EMPTY) -> None:
         self.game = game
+        self._offers: dict[str, list[dict]] = {side: [dict(t) for t in toks] for side, toks in offers.items() if toks}
+        self._offer_used: dict[str, int] = {}
         self._present = register is not None
         self._reg: dict[str, dict] = {side: _plain_side(r) for side, r in thaw(register or {}).items()}
         self._recorded: dict[str, dict] = thaw(recorded) if recorded else {}
@@ -275,11 +278,24 @@ class Keyring:
         self._reg[side]["opened"][tid] = dict(opening)
         return opening["identity"]
 
+    def _next_offer(self, side: str, tid: str) -> dict:
+        used = self._offer_used.get(side, 0)
+        offers = self._offers[side]
+        if used >= len(offers):
+            raise MismatchError(f"{side}: this step makes {tid}, but the orders offer no more new tokens "
+                                "(run `pbem reveal` on the orders with the secret)")
+        self._offer_used[side] = used + 1
+        return {"commit": offers[used]["commit"], "sealed": offers[used]["sealed"]}
+
+    def offers_left(self, side: str) -> int:
+        """Offered tokens the step did not use (the core refuses orders that offer more than the step makes)."""
+        return len(self._offers.get(side, [])) - self._offer_used.get(side, 0)
+
     def can_mint(self, side: str) -> bool:
         """Whether new tokens can be made now: with the owner's secret, or (verifying) when the recorded
         next register holds the next token. Rulesets that may defer minting (re-mixing eliminated
         counters) ask this, so that a verifier without the secret makes the same choice."""
-        if side in self._seeds:
+        if side in self._seeds or self.offers_left(side) > 0:
             return True
         reg = self._reg.get(side)
         return reg is not None and tid_of(reg["next"]) in ((self._recorded.get(side) or {}).get("tokens") or {})
@@ -309,6 +325,18 @@ class Keyring:
                 tid = self._claim(side)
                 reg["tokens"][tid] = {"commit": commit_of(salt_of(seed, self.game, tid), identity),
                                       "sealed": seal(seed, self.game, tid, identity)}
+                if side in self._offers:  # the owner re-running its own orders: what it offered must be this
+                    offered = self._next_offer(side, tid)
+                    if offered != reg["tokens"][tid]:
+                        raise MismatchError(f"{side}: the token offered in the orders for {tid} is not the one its "
+                                            "secret makes (hidden units, docs/hidden.md)")
+                tids.append(tid)
+            return tids
+        if side in self._offers:  # tokens the owner made with its secret and sent in its orders
+            tids = []
+            for _ in identities:
+                tid = self._claim(side)
+                reg["tokens"][tid] = self._next_offer(side, tid)
                 tids.append(tid)
             return tids
         if side not in self._recorded:

@@ -34,6 +34,7 @@ class OrdersFile:
     signature: str | None = None
     policy: Mapping[str, Any] | None = None  # set when a referee applied a missed-turn policy, not the player
     reveals: Mapping[str, Mapping[str, str]] = field(default_factory=lambda: EMPTY)  # tid -> {identity, salt}
+    mints: tuple[Mapping[str, str], ...] = ()  # new hidden tokens of this side, in order: {commit, sealed}
     source: str = "<orders>"
 
     @classmethod
@@ -44,7 +45,8 @@ class OrdersFile:
             orders=tuple(freeze(dict(o)) for o in d.get("orders") or ()),
             answers=freeze(dict(d.get("answers") or {})), reveal=dice.get("reveal"),
             signature=d.get("signature"), policy=freeze(dict(d["policy"])) if d.get("policy") else None,
-            reveals=freeze(dict(d.get("reveals") or {})), source=source,
+            reveals=freeze(dict(d.get("reveals") or {})),
+            mints=tuple(freeze(dict(m)) for m in d.get("mints") or ()), source=source,
         )
 
     def to_dict(self) -> dict:
@@ -59,6 +61,8 @@ class OrdersFile:
         if self.reveals:  # the side's own hidden tokens this step exposes (docs/hidden.md)
             out["reveals"] = {t: {"identity": self.reveals[t]["identity"], "salt": self.reveals[t]["salt"]}
                               for t in sorted(self.reveals, key=lambda t: (len(t), t))}
+        if self.mints:  # the side's own new hidden tokens, made by its secret (docs/hidden.md)
+            out["mints"] = [{"commit": m["commit"], "sealed": m["sealed"]} for m in self.mints]
         if self.policy is not None:
             out["policy"] = thaw(self.policy)
         if self.signature is not None:

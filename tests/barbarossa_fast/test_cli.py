@@ -119,3 +119,31 @@ def test_the_last_step_of_a_two_player_game_opens_the_russian_draw_through_revea
     end = game.load_state(str(tmp_path / "end.yaml"))
     assert end.over and "Weak units among the 32" in end.result["text"]
     assert "Weak units among the 32" in r.output
+
+
+def test_the_russian_mixes_his_eliminated_units_back_through_his_own_orders(tmp_path: Path):
+    """RUSSIAN REPLACEMENTS: eliminated units go back face-down at once even in a step the German adjudicates:
+    `pbem reveal` puts the new tokens, made with the Russian secret, into the Russian orders."""
+    from .helpers import SECRET, at_phase, two_player_german_turn
+    from pbem.core.loading import dump_yaml
+
+    base = two_player_german_turn()
+    st = at_phase(base, "russian-movement", "soviet").evolve(extras={**base.extras, "returned": ["ru-s01", "ru-w02"]})
+    sp = tmp_path / "state.yaml"
+    sp.write_text(dump_yaml(st.to_dict()))
+    (tmp_path / "mine.secret").write_text(yaml.safe_dump(SECRET))
+    body = {"format": "pbem/orders@1", "game": st.game, "side": "soviet", "step": st.step, "state": st.hash(),
+            "orders": []}
+    (tmp_path / "o.yaml").write_text(yaml.safe_dump(body))
+    r = run("reveal", sp, tmp_path / "o.yaml", "--secret", tmp_path / "mine.secret", "-o", tmp_path / "sent.yaml")
+    assert r.exit_code == 0 and "2 new hidden token(s)" in r.output, r.output
+    r = run("adjudicate", sp, tmp_path / "sent.yaml", "-o", tmp_path / "n.yaml")
+    assert r.exit_code == 0, r.output
+    nxt = game.load_state(str(tmp_path / "n.yaml"))
+    assert not nxt.extras["returned"] and len(nxt.hidden["soviet"]["tokens"]) == len(st.hidden["soviet"]["tokens"]) + 2
+    assert run("verify", sp, tmp_path / "sent.yaml", tmp_path / "n.yaml").exit_code == 0
+    spare = yaml.safe_load((tmp_path / "sent.yaml").read_text())
+    spare["mints"].append(spare["mints"][0])
+    (tmp_path / "spare.yaml").write_text(yaml.safe_dump(spare))
+    r = run("adjudicate", sp, tmp_path / "spare.yaml", "-o", tmp_path / "n2.yaml")
+    assert r.exit_code == 2 and "more than this step makes" in r.output and not (tmp_path / "n2.yaml").exists()

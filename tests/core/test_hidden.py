@@ -315,6 +315,24 @@ def test_can_mint_with_the_secret_or_when_the_next_state_holds_the_next_token() 
     assert not Keyring(empty_register(), GAME).can_mint("soviet")
 
 
+def test_tokens_offered_in_orders_are_used_without_the_secret_and_checked_with_it() -> None:
+    """A side sends its new tokens in its orders (`mints`); anyone can then adjudicate the step; the owner's
+    own re-run checks that the offered tokens are the ones its secret makes."""
+    owner = Keyring(empty_register(), GAME, seeds={"soviet": SEED})
+    made = owner.mint("soviet", FORCES[:2])
+    offers = [owner.register()["soviet"]["tokens"][t] for t in made]
+    other = Keyring(empty_register(), GAME, offers={"soviet": offers})
+    assert other.can_mint("soviet") and other.mint("soviet", ["?", "?"]) == made
+    assert other.register() == owner.register() and other.offers_left("soviet") == 0
+    again = Keyring(empty_register(), GAME, seeds={"soviet": SEED}, offers={"soviet": offers})
+    assert again.mint("soviet", FORCES[:2]) == made
+    forged = [offers[1], offers[0]]
+    with pytest.raises(MismatchError, match="not the one its secret makes"):
+        Keyring(empty_register(), GAME, seeds={"soviet": SEED}, offers={"soviet": forged}).mint("soviet", FORCES[:2])
+    with pytest.raises(MismatchError, match="offer no more new tokens"):
+        Keyring(empty_register(), GAME, offers={"soviet": offers[:1]}).mint("soviet", ["?", "?"])
+
+
 def test_minting_an_identity_too_long_is_an_input_error() -> None:
     keys = Keyring(empty_register(), GAME, seeds={"soviet": SEED})
     with pytest.raises(InputError, match="at most 32"):
