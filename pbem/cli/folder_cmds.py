@@ -111,6 +111,26 @@ def game_submit(directory: str, orders_file: str, secrets: tuple[str, ...], void
     _out(res, as_json, text)
 
 
+@game_group.command("seal")
+@click.argument("directory")
+@click.argument("file", metavar="ORDERS|SEAL")
+@json_option
+@run
+def game_seal(directory: str, file: str, as_json: bool) -> None:
+    """Simultaneous steps: seal your orders (then mail the seal file it names), or file the other side's seal.
+
+    Your orders go out only once every side's seal is filed, so nobody can answer orders they have seen."""
+    from ..core import folder as gf  # imported here: other commands need not load it
+
+    res = gf.seal(gf.Folder.open(directory), file)
+    text = f"{res['sealed']}'s seal filed: {res['seal']}"
+    if res.get("waiting_for_seals"):
+        text += f"\nmail it; waiting for the seal of {', '.join(res['waiting_for_seals'])} before sending orders"
+    elif not res.get("already"):
+        text += "\nevery seal is in: orders may now be exchanged (`pbem game submit`)"
+    _out(res, as_json, text)
+
+
 @game_group.command("receive")
 @click.argument("directory")
 @click.argument("next_state", metavar="NEXT")

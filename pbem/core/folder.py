@@ -17,13 +17,15 @@ from typing import Any, Mapping, Sequence
 
 from . import game
 from .errors import InputError, MismatchError, UsageError, VerificationFailed
-from .loading import dump_yaml, load_document, write_atomic
+from .loading import dump_yaml, load_data, load_document, write_atomic
 from .state import GameState
 
 GAME_FILE = "game.yaml"
 GAME_FORMAT = "pbem/game@1"
 _STATE = re.compile(r"^(\d{4})-state\.yaml$")
 _ORDERS = re.compile(r"^(\d{4})-orders-([a-z0-9-]+)\.yaml$")
+_SEAL = re.compile(r"^(\d{4})-seal-([a-z0-9-]+)\.yaml$")
+SEAL_FORMAT = "pbem/seal@1"
 
 
 def state_name(step: int) -> str:
@@ -32,6 +34,10 @@ def state_name(step: int) -> str:
 
 def orders_name(step: int, side: str) -> str:
     return f"{step:04d}-orders-{side}.yaml"
+
+
+def seal_name(step: int, side: str) -> str:
+    return f"{step:04d}-seal-{side}.yaml"
 
 
 def report_name(step: int) -> str:
@@ -65,6 +71,15 @@ class Folder:
             m = _ORDERS.match(f)
             if m and int(m.group(1)) == step:
                 out[m.group(2)] = self.path / f
+        return out
+
+    def seals(self, step: int) -> dict[str, str]:
+        """The sealed orders hashes filed for a step, by side."""
+        out = {}
+        for f in sorted(os.listdir(self.path)):
+            m = _SEAL.match(f)
+            if m and int(m.group(1)) == step:
+                out[m.group(2)] = load_document(self.path / f, "seal")["orders"]
         return out
 
     def player(self, side: str) -> str | None:
@@ -144,6 +159,59 @@ def apply_policy(folder: Folder, side: str, *, now: float, secrets: Sequence[Map
         return submit(folder, str(path), secrets=secrets)
 
 
+def seal(folder: Folder, path: str) -> dict:
+    """Simultaneous steps: file a seal, i.e. the hash of one side's orders, before any orders are exchanged.
+
+    Given an orders file, make and file its seal (the file to mail is the one returned); given a seal the
+    other side mailed, file it. Orders for a step with several submitting sides are filed only once every
+    side's seal is in, and must match their seal: nobody's orders travel before everyone is committed.
+    """
+    state = folder.latest()
+    needed = list(game.ruleset_of(state).submitters(state))
+    if len(needed) < 2:
+        raise UsageError(f"step {state.step} awaits {', '.join(needed) or 'nobody'} alone: submit the orders, "
+                         "no seal is needed")
+    doc = load_data(path)
+    if isinstance(doc, Mapping) and doc.get("format") == SEAL_FORMAT:
+        load_document(path, "seal")
+        side, digest_ = doc["side"], doc["orders"]
+        if doc["game"] != state.game or doc["step"] != state.step or doc["state"] != state.hash():
+            raise MismatchError("the seal is for another game, step or state", where=path)
+    else:
+        orders = game.load_orders(path)
+        game.check_file(state, orders, signed=False)
+        side, digest_ = orders.side, orders.hash()
+    if side not in needed:
+        raise MismatchError(f"step {state.step} awaits {' and '.join(needed)}, not {side!r}", where=path)
+    have = folder.seals(state.step)
+    if side in have:
+        if have[side] != digest_:
+            raise UsageError(f"{side} has already sealed other orders for step {state.step}; a seal is never "
+                             "replaced", where=str(folder.path / seal_name(state.step, side)))
+        return {"sealed": side, "seal": str(folder.path / seal_name(state.step, side)), "already": True}
+    target = folder.path / seal_name(state.step, side)
+    write_atomic(target, dump_yaml({"format": SEAL_FORMAT, "game": state.game, "side": side, "step": state.step,
+                                    "state": state.hash(), "orders": digest_}))
+    missing = [s for s in needed if s not in have and s != side]
+    return {"sealed": side, "seal": str(target), "waiting_for_seals": missing}
+
+
+def _check_seals(folder: Folder, state: GameState, needed: Sequence[str], files: Mapping[str, Any]) -> None:
+    """In a simultaneous step, every side's seal must be in before any orders, and each orders file must
+    be the one its side sealed."""
+    if len(needed) < 2:
+        return
+    seals = folder.seals(state.step)
+    missing = [s for s in needed if s not in seals]
+    if missing:
+        raise UsageError(f"step {state.step} is simultaneous: file every side's seal first (`pbem game seal`); "
+                         f"missing: {', '.join(missing)}")
+    for side, o in files.items():
+        if o.hash() != seals[side]:
+            raise MismatchError(f"these orders of {side} are not the ones {side} sealed for step {state.step}",
+                                where=o.source)
+
+
 def submit(folder: Folder, orders_path: str, *, secrets: Sequence[Mapping[str, Any]] = (),
            void_illegal: bool = False) -> dict:
     """File one side's orders for the current step; adjudicate when every side the step needs is in.
@@ -163,6 +231,7 @@ def submit(folder: Folder, orders_path: str, *, secrets: Sequence[Mapping[str, A
     needed = list(game.ruleset_of(state).submitters(state))
     files = {s: game.load_orders(str(p)) for s, p in have.items()}
     files[orders.side] = orders
+    _check_seals(folder, state, needed, {orders.side: orders})
     waiting = [s for s in needed if s not in files]
     if waiting:  # simultaneous steps: keep the sealed orders until every side's are in
         write_atomic(target, text)
@@ -187,6 +256,7 @@ def receive(folder: Folder, next_state_path: str, orders_paths: Sequence[str]) -
     """
     state = folder.latest()
     orders = [game.load_orders(p) for p in orders_paths]
+    _check_seals(folder, state, list(game.ruleset_of(state).submitters(state)), {o.side: o for o in orders})
     claimed = load_document(next_state_path, "state")
     outcome = game.verify(state, orders, claimed)
     nxt = outcome.state
@@ -254,6 +324,11 @@ def audit(folder: Folder) -> dict:
         if not files:
             raise VerificationFailed(f"no orders for step {step - 1}, yet {where.name} exists", where=str(folder.path))
         orders = [game.load_orders(str(p)) for _, p in sorted(files.items())]
+        if len(orders) > 1:
+            try:
+                _check_seals(folder, state, [o.side for o in orders], {o.side: o for o in orders})
+            except (UsageError, MismatchError) as exc:
+                raise VerificationFailed(f"step {step - 1}: {exc.message}", where=str(where)) from None
         claimed = load_document(where, "state")
         if claimed.get("previous") != state.hash():
             raise VerificationFailed(f"{where.name} does not continue {state_name(step - 1)} (its 'previous' hash differs)",

@@ -95,8 +95,11 @@ def check_file(state: GameState, o: OrdersFile, *, signed: bool = True) -> None:
         signing.check(o, state.signing)
 
 
-def check_addressing(state: GameState, orders: Sequence[OrdersFile], *, signed: bool = True) -> None:
-    """Every file addressed to this step, one per awaited side, none missing (exit 2 otherwise)."""
+def check_addressing(state: GameState, orders: Sequence[OrdersFile], *, signed: bool = True,
+                     partial: bool = False) -> None:
+    """Every file addressed to this step, one per awaited side, none missing (exit 2 otherwise).
+
+    `partial`: a side may check its own orders of a simultaneous step before the others' exist."""
     seen: set[str] = set()
     for o in orders:
         check_file(state, o, signed=signed)
@@ -104,7 +107,7 @@ def check_addressing(state: GameState, orders: Sequence[OrdersFile], *, signed: 
             raise MismatchError(f"two orders files from side {o.side!r}", where=o.source)
         seen.add(o.side)
     missing = [s for s in ruleset_of(state).submitters(state) if s not in seen]
-    if missing:
+    if missing and not partial:
         raise MismatchError(f"step {state.step} also needs orders from {', '.join(missing)}")
 
 
@@ -191,9 +194,10 @@ def check(state: GameState, orders: Sequence[OrdersFile], *,
           secrets: Sequence[Mapping[str, Any]] = ()) -> list[Violation]:
     """Every violation in the orders; no dice are rolled and nothing is written.
 
-    A hiding side checking its own orders may need its secret: the rules can depend on its tokens.
+    A hiding side checking its own orders may need its secret: the rules can depend on its tokens. In a
+    simultaneous step one side's orders are checked alone (rulesets check each side's orders on their own).
     """
-    check_addressing(state, orders, signed=False)
+    check_addressing(state, orders, signed=False, partial=True)
     scenario_of(state)
     keys = keyring(state, orders, secrets)
     rs = ruleset_of(state)
