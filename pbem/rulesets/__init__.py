@@ -6,7 +6,8 @@ from importlib import import_module
 from ..core.errors import ReferenceError_
 from ..core.ruleset import Ruleset
 
-_BUILTIN = {"spi-barbarossa": "pbem.rulesets.spi_barbarossa", "barbarossa-fast": "pbem.rulesets.barbarossa_fast"}
+_BUILTIN = {"spi-barbarossa": "pbem.rulesets.spi_barbarossa", "barbarossa-fast": "pbem.rulesets.barbarossa_fast",
+            "codeword-barbarossa": "pbem.rulesets.codeword_barbarossa"}
 _REGISTRY: dict[str, Ruleset] = {}
 
 

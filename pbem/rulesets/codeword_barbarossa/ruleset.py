@@ -1,0 +1,218 @@
+"""Codeword: Barbarossa (John Prados, 2010): the step sequence and the Ruleset the core calls.
+
+Every step is simultaneous: both sides' sealed orders are resolved together (German first where the rules
+say so). A turn is two steps, the Movement Phase and the Terminal Phase; the Preparation Phase needs no
+orders and is carried out at the end of the step before. Setup is one step; the strategies are opened in
+a last step, after which the winner is computed.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from ...core.dice import Dice
+from ...core.errors import MismatchError, ReferenceError_
+from ...core.events import Event, Violation
+from ...core.frozen import freeze, thaw
+from ...core.hidden import Keyring
+from ...core.orders import OrdersFile
+from ...core.ruleset import Ruleset
+from ...core.scenario import Scenario, find_scenario
+from ...core.state import Awaiting, DiceState, GameState, ScenarioRef
+from . import cards, movement, terminal, victory
+from . import setup as placement
+from .data import SIDES, Data, load
+from .situation import Situation, Violations
+
+SETUP, MOVE, TERMINAL, OPENING, OVER = "setup", "movement", "terminal", "opening", "over"
+TEXT = {SETUP: "setup: forces, secret War Strategy, event cards (9.0)", MOVE: "Movement Phase (4.0)",
+        TERMINAL: "Terminal Phase: strategy, technology, mobilization, fortified zones, event cards (3.1)",
+        OPENING: "the War Strategies are opened (7.3)", OVER: "game over"}
+
+
+def date_of(first: str, turn: int) -> str:
+    y, m = int(first[:4]), int(first[5:7]) + turn - 1
+    return f"{y + (m - 1) // 12}-{(m - 1) % 12 + 1:02d}"
+
+
+class CodewordBarbarossa(Ruleset):
+    id = "codeword-barbarossa"
+    name = "Codeword: Barbarossa (2010)"
+    sides = SIDES
+
+    def new_game(self, scenario: Scenario, *, game_id: str, dice: DiceState, options: Sequence[str],
+                 setup: str | None) -> GameState:
+        data = load(scenario)
+        if options:
+            raise ReferenceError_("Codeword: Barbarossa has no optional rules")
+        if setup is not None:
+            raise ReferenceError_("Codeword: Barbarossa's setup is the first step of the game (both sides place)")
+        records = {side: {"brp": int(data.forces[side]["brp_start"]), "actions": 0, "tech": 1, "investment": 0,
+                          "increases": 0, "vp_events": 0} for side in SIDES}
+        extras = {"crisis": int(data.crisis.get("start", 1)), "records": records,
+                  "cards": {s: {"deck": [], "hand": [], "next": [], "done": []} for s in SIDES},
+                  "strategy": {s: {} for s in SIDES}, "unlocked": [], "campaigns": [], "cost_mods": [],
+                  "borderland_net": {s: 0 for s in SIDES}, "reserve_entered": 0, "verge_at_start": False}
+        return GameState(
+            game=game_id, ruleset=self.id,
+            scenario=ScenarioRef(scenario.ref, scenario.digest, None if scenario.builtin else scenario.ref),
+            options=(), step=0, turn=1, date=scenario.doc["turns"]["first"], phase=SETUP,
+            awaiting=Awaiting(None, "setup", TEXT[SETUP]), units=tuple(placement.initial_units(data)), dice=dice,
+            extras=freeze(extras))
+
+    def submitters(self, state: GameState) -> tuple[str, ...]:
+        return () if state.over else SIDES
+
+    # --- resolution ------------------------------------------------------------------------------
+    def play(self, state: GameState, orders: Sequence[OrdersFile], dice: Dice | None,
+             drop: frozenset[tuple[str, int]], keys: Keyring | None = None
+             ) -> tuple[GameState | None, list[Event], list[Violation]]:
+        if not state.hidden or any(s not in state.hidden for s in SIDES):
+            raise MismatchError("Codeword: Barbarossa hides both sides' strategies and cards: start the game with "
+                                "--hidden german=KEY --hidden soviet=KEY (keys from `pbem keys new`)")
+        data = load(find_scenario(state.scenario.path or state.scenario.id))
+        keys = keys or Keyring(thaw(state.hidden), state.game)
+        items = {o.side: [(i, x) for i, x in enumerate(o.orders) if (o.side, i) not in drop] for o in orders}
+        sit = Situation(state, data, keys, TEXT[state.phase])
+        v = Violations()
+        if state.phase == SETUP:
+            self._setup(sit, items, dice, v)
+        elif state.phase == MOVE:
+            self._movement(sit, state, data, keys, items, v)
+        elif state.phase == TERMINAL:
+            terminal.carry_out(sit, items, v)
+            if not v and dice is not None:
+                terminal.alerts(sit, dice)
+                self._end_of_turn(sit, dice)
+        elif state.phase == OPENING:
+            if any(items.values()):
+                side = next(s for s, x in items.items() if x)
+                v.add(side, "UNKNOWN_ORDER", "7.3", "the opening step takes no orders: only reveals (`pbem reveal`)")
+            elif dice is not None:
+                opened = victory.open_strategies(sit, sides=[s for s in SIDES if s in items])
+                if len(opened) == len(SIDES):
+                    sit.result = victory.score(sit, opened)
+                    sit.note("victory", sit.result["text"])
+        if v or dice is None:
+            return None, sit.events, list(v)
+        return self._next(state, sit, keys), sit.events, []
+
+    def _setup(self, sit: Situation, items: Mapping[str, list], dice: Dice | None, v: Violations) -> None:
+        for side in SIDES:
+            if side in items:
+                placement.place(sit, side, items[side], v)
+        if v or dice is None:
+            return
+        for side in SIDES:
+            if side in items:
+                placement.secret_choices(sit, side, items[side], dice, v)
+        if not v and len(items) == len(SIDES):
+            self._preparation(sit, 1, dice)
+
+    def _movement(self, sit: Situation, state: GameState, data: Data, keys: Keyring, items: Mapping[str, list],
+                  v: Violations) -> None:
+        for side in SIDES:
+            alone = Situation(state, data, keys, sit.phase)
+            movement.check_alone(alone, side, items.get(side, []), v)
+        if not v:
+            movement.resolve(sit, items)
+
+    def _preparation(self, sit: Situation, turn: int, dice: Dice) -> None:
+        """3.1 Preparation Phase of `turn`: Actions by the Crisis Level at its start, prior events' dice, the
+        Next Turn event cards revealed and resolved, then BRPs (base x Technology Level)."""
+        sit.note("turn", f"turn {turn} ({date_of(sit.data.doc['turns']['first'], turn)}): Crisis Level "
+                 f"{sit.level()['name']}", turn=turn)
+        for side in SIDES:
+            sit.rec(side)["actions"] = int(sit.level()["actions"])  # 2.2: fixed for the turn at its start
+        for u in sit.on_board():
+            if u.flags.get("moved"):
+                sit.flag(u.id, "moved", None)
+        sit.x["borderland_net"] = {s: 0 for s in SIDES}
+        sit.x["reserve_entered"] = 0
+        cards.roll_campaigns(sit, dice)
+        cards.reveal_played(sit, dice)
+        for side in SIDES:
+            r = sit.rec(side)
+            income = int(sit.data.forces[side]["brp_base"]) * int(r["tech"])
+            r["brp"] += income
+        sit.x["verge_at_start"] = sit.crisis == sit.data.top
+        sit.x["turn"] = turn
+
+    def _end_of_turn(self, sit: Situation, dice: Dice) -> None:
+        turn = sit.state.turn
+        if sit.x.get("verge_at_start") and sit.crisis == sit.data.top:
+            sit.x["ended"] = "sudden death: a full turn at Verge of War (3.0)"
+            sit.note("end", f"the Crisis Level has stood at {sit.level()['name']} for a full turn: the game ends (2.2)")
+        elif turn >= sit.data.last_turn:
+            sit.x["ended"] = "the June 1941 turn is over (3.0)"
+            sit.note("end", "the last turn (June 1941) is over")
+        else:
+            self._preparation(sit, turn + 1, dice)
+
+    def _next(self, state: GameState, sit: Situation, keys: Keyring) -> GameState:
+        turn = int(sit.x.pop("turn", state.turn))
+        if sit.result is not None:
+            phase, aw = OVER, Awaiting(None, "none", TEXT[OVER])
+        elif state.phase in (TERMINAL, OPENING) and sit.x.get("ended"):
+            phase, aw = OPENING, Awaiting(None, "orders", TEXT[OPENING])
+        else:
+            phase = {SETUP: MOVE, MOVE: TERMINAL, TERMINAL: MOVE}[state.phase]
+            aw = Awaiting(None, "orders", TEXT[phase])
+        return state.evolve(
+            turn=turn, date=date_of(sit.data.doc["turns"]["first"], turn), phase=phase, awaiting=aw,
+            units=tuple(sorted(sit.units.values(), key=lambda u: u.id)), control=freeze(sit.control),
+            extras=freeze(sit.x), result=freeze(sit.result) if sit.result is not None else state.result,
+            hidden=freeze(keys.register()))
+
+    # --- what players see ----------------------------------------------------------------------------
+    def template(self, state: GameState, side: str) -> dict:
+        if state.phase == SETUP:
+            data = load(find_scenario(state.scenario.path or state.scenario.id))
+            placing = placement.default_placement(data, state.units, side)
+            return {"orders": placing + [{"strategy": "set", "secret_to": data.strategies[side][0]}]}
+        return {"orders": []}
+
+    def template_notes(self, state: GameState, side: str) -> list[str]:
+        r = (state.extras.get("records") or {}).get(side) or {}
+        lines = [f"{self.name}: {side} orders for {state.date}, {TEXT[state.phase]}",
+                 f"Crisis Level {state.extras.get('crisis')}; you have {r.get('actions', 0)} Actions, "
+                 f"{r.get('brp', 0)} BRPs, Technology Level {r.get('tech', 1)} ({r.get('investment', 0)} invested)",
+                 "simultaneous step: check (`pbem check`), then `pbem reveal` with your secret, then seal and send"]
+        forms = {
+            SETUP: ["{place: UNIT, at: AREA}   (9.2, 9.3)", "{strategy: set, secret_to: NAME}   your secret War Strategy"],
+            MOVE: ["{move: UNIT, path: [AREA, ...]}   1 Action; up to 2 areas (3 for armor, mechanized, cavalry)",
+                   "{reserve: UNIT, to: Soviet Reserve | AREA}   2 Actions (4.2)",
+                   "{sea: UNIT, to: Norway | BALTIC COASTAL AREA}   1 Action + 2 BRPs (4.3)",
+                   "{redeploy: UNIT, to: AREA}   1 Action + 1 BRP (4.4)"],
+            TERMINAL: ["{strategy: announce}   1 Action; next turn {strategy: change, secret_to: NAME} (7.1)",
+                       "{invest: 2 | 4}   1 Action + BRPs (5.1)",
+                       "{mobilize: UNIT, at: HOME AREA}, {upgrade: UNIT}   1 Action + BRPs (5.2-5.5)",
+                       "{dismantle: FZ}, {deploy_fortified: FZ, at: AREA}   Soviet, 1 Action + 1 BRP (5.6)",
+                       "{draw: N}   N Actions; {play: CARD TOKEN, units: [...]}   1 Action (6.1)"],
+            OPENING: ["no orders: `pbem reveal` adds the reveals of your War Strategy"],
+        }.get(state.phase, [])
+        return lines + ["order forms:"] + [f"  - {f}" for f in forms]
+
+    def summary(self, state: GameState, side: str | None, keys: Keyring | None = None) -> dict:
+        x = state.extras
+        data = load(find_scenario(state.scenario.path or state.scenario.id))
+        forces: dict[str, dict] = {}
+        positions: dict[str, list[str]] = {}
+        for s in SIDES:
+            on = [u for u in state.units if u.side == s and u.status == "active" and u.location]
+            forces[s] = {"on_map": len(on), "attack": 0, "defense": 0,
+                         "eliminated": sum(1 for u in state.units if u.side == s and u.status == "withdrawn")}
+        for u in state.units:
+            if u.status == "active" and u.location:
+                positions.setdefault(u.location, []).append(u.id + ("+" if u.flags.get("upgraded") else ""))
+        out: dict[str, Any] = {"awaiting": state.awaiting.to_dict(), "weather": "-",
+                               "crisis": data.level(int(x["crisis"]))["name"], "records": thaw(x["records"]),
+                               "forces": forces, "positions": dict(sorted(positions.items())),
+                               "result": thaw(state.result) if state.result else None}
+        if keys is not None and side in SIDES and keys.knows(side):
+            hand = x["cards"][side]["hand"]
+            out["positions"]["(your hand)"] = [f"{t} {keys.peek(side, t)} {data.card(keys.peek(side, t))['title']}"
+                                               for t in hand]
+            token = (x["strategy"].get(side) or {}).get("token")
+            if token:
+                out["positions"]["(your War Strategy)"] = [keys.peek(side, token)]
+        return out
