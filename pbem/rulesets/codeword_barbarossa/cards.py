@@ -170,13 +170,11 @@ def _displace(sit: Situation, side: str, who: str, cid: str, e: Mapping[str, Any
     targets = [t for t in (e.get("to") or []) if sit.data.has(t)]
     for n, u in enumerate(chosen):
         if e["op"] == "relocate" and targets:
-            to = targets[n % len(targets)]
-            sit.net_borderland(who, u.location, to)
+            to = targets[n % len(targets)]  # 4.8: not movement, so no Alert Check counts it
             sit.put(u.id, location=to)
             sit.note("card", f"{cid}: {sit.label(u)} is displaced {u.location} -> {to} (4.8)", side=who, unit=u.id)
         elif e["op"] == "remove":
             permanent = bool(e.get("permanent"))
-            sit.net_borderland(who, u.location, None)
             sit.put(u.id, status="withdrawn" if permanent else POOL, location=None)
             sit.flag(u.id, "upgraded", None)
             sit.note("card", f"{cid}: {sit.label(u)} leaves the map " + ("for good (6.2)" if permanent else

@@ -81,6 +81,7 @@ class CodewordBarbarossa(Ruleset):
         elif state.phase == TERMINAL:
             terminal.carry_out(sit, items, v)
             if not v and dice is not None:
+                terminal.lapse_announcements(sit)
                 terminal.alerts(sit, dice)
                 self._end_of_turn(sit, dice)
         elif state.phase == OPENING:

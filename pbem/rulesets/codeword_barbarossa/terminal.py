@@ -250,6 +250,16 @@ def _fortified_clock(sit: Situation) -> None:
         sit.flag(u.id, "fz_turn", None)
 
 
+def lapse_announcements(sit: Situation) -> None:
+    """7.1: a change announced last turn and not made this turn is lost."""
+    for side in (GERMAN, SOVIET):
+        st = sit.x["strategy"][side]
+        if st.get("announced") is not None and st["announced"] < sit.state.turn:
+            st["announced"] = None
+            sit.note("strategy", f"{side} announced a change of strategy but did not make it: the chance is lost (7.1)",
+                     side=side)
+
+
 def alerts(sit: Situation, dice: Dice) -> None:
     """2.9: one Alert Check for each side whose net Borderland entries this turn exceed the table's number;
     an odd die moves the Crisis Level one box right."""
