@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo demo-fast test bench venv clean setup compile
+.PHONY: demo demo-fast demo-codeword test bench venv clean setup compile
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,9 @@ demo: compile
 
 demo-fast: compile
 	@bash examples/barbarossa-fast/run.sh $(VENV)/bin/pbem
+
+demo-codeword: compile
+	@PATH=$(CURDIR)/$(VENV)/bin:$$PATH bash examples/codeword-barbarossa/run.sh $(VENV)/bin/pbem
 
 test: $(STAMP)
 	$(PY) -m ruff check --quiet pbem tests bench --select F,E9,B --ignore B905,B008,B023

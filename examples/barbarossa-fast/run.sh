@@ -32,7 +32,7 @@ done
 echo "== the German's report of his attacks (what both players receive) =="
 cat "$OUT/report-5.txt"
 echo "== the Russian's copy: the same report, plus his own face-down units =="
-sed -n '/^Your units/,$p' "$OUT/report-5-russian-view.txt"
+sed -n '/^Only for/,$p' "$OUT/report-5-russian-view.txt"
 echo
 echo "== refused: a Russian counter-attack where the line broke this turn =="
 "$PBEM" check "$OUT/state-5.yaml" "$HERE/orders-illegal-soviet.yaml" 2>&1 || true

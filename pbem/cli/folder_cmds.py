@@ -7,7 +7,7 @@ import click
 
 from ..core import game
 from ..core.errors import UsageError
-from .main import _out, _secrets, json_option, main, pairs, run
+from .main import _out, _secrets, awaited, json_option, main, pairs, run
 
 
 def _now() -> float:
@@ -65,7 +65,7 @@ def game_init(scenario: str, directory: str, players: tuple[str, ...], seed: str
     f = gf.init(scenario, directory, who, state, policy)
     _out({"game": state.game, "folder": str(f.path), "state": gf.state_name(state.step), "seed": seed}, as_json,
          f"game {state.game} started in {f.path}" + (f" (dice seed {seed})" if seed else "")
-         + f"\nawaiting {state.awaiting.side} {state.awaiting.kind}: {state.awaiting.phase}")
+         + f"\nawaiting {awaited(state)} {state.awaiting.kind}: {state.awaiting.phase}")
 
 
 @game_group.command("status")

@@ -60,6 +60,12 @@ def pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
     return out
 
 
+def awaited(state: Any) -> str:
+    """Who the game waits for: one side, or every side of a simultaneous step."""
+    sides = game.ruleset_of(state).submitters(state)
+    return " and ".join(sides) if sides else "nobody"
+
+
 def _out(data: Any, as_json: bool, text: str) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False) if as_json else text.rstrip("\n"))
 
@@ -144,7 +150,7 @@ def new(scenario: str, output: str, seed: str | None, game_id: str | None, optio
     info = {"game": state.game, "state": output, "hash": state.hash(), "awaiting": state.awaiting.to_dict(),
             "seed": seed, "solitaire_secret": secret_path}
     if output != "-":
-        _out(info, as_json, f"new game {state.game} written to {output}\nawaiting {state.awaiting.side} "
+        _out(info, as_json, f"new game {state.game} written to {output}\nawaiting {awaited(state)} "
              f"{state.awaiting.kind}: {state.awaiting.phase}" + (f"\ndice seed: {seed}" if seed else "")
              + (f"\nthe solitaire {solitaire}'s secret is in {secret_path}: do not read it; pbem finds it next "
                 "to the state files" if secret_path else ""))
@@ -173,8 +179,9 @@ def show(state_file: str, side: str | None, report_fmt: str | None, secret_file:
     summary = rs.summary(state, side) if keys is None else rs.summary(state, side, keys=keys)
     if report_fmt:
         text = render(state.to_dict(), state.hash(), report_fmt)
-        if keys is not None and side and keys.knows(side) and report_fmt != "json" and summary.get("positions"):
-            text += _private_view(side, summary["positions"], report_fmt)  # the hiding side's own view
+        private = summary.get("private") or summary.get("positions")
+        if keys is not None and side and keys.knows(side) and report_fmt != "json" and private:
+            text += _private_view(side, private, report_fmt)  # the hiding side's own view
         click.echo(text, nl=False)
         return
     summary["hash"] = state.hash()
@@ -184,7 +191,7 @@ def show(state_file: str, side: str | None, report_fmt: str | None, secret_file:
     aw = state.awaiting
     lines = [f"game {state.game} ({state.ruleset}), step {state.step}, {state.date} (game-turn {state.turn}), "
              f"weather {summary.get('weather', '?')}",
-             "game over" if aw.kind == "none" else f"awaiting {aw.side} {aw.kind}: {aw.phase}"]
+             "game over" if aw.kind == "none" else f"awaiting {awaited(state)} {aw.kind}: {aw.phase}"]
     for s, f in summary.get("forces", {}).items():
         lines.append(f"  {s:<7} {f['on_map']} units on the map (attack {f['attack']}, defence {f['defense']}), "
                      f"{f['eliminated']} eliminated")
@@ -204,7 +211,7 @@ def show(state_file: str, side: str | None, report_fmt: str | None, secret_file:
 
 def _private_view(side: str, positions: dict, fmt: str) -> str:
     """What only the hiding side sees, appended to its copy of the report (never to the shared one)."""
-    head = f"Your units ({side}, from your secret: do not forward this part)"
+    head = f"Only for {side}, read with your secret (do not forward this part)"
     if fmt == "md":
         return "\n## " + head + "\n\n" + "".join(f"- **{p}:** {', '.join(u)}\n" for p, u in positions.items())
     import textwrap
@@ -314,7 +321,7 @@ def adjudicate(state_file: str, orders_files: tuple[str, ...], output: str, repo
               "awaiting": nxt.awaiting.to_dict()}, as_json,
              f"step {state.step} adjudicated: {len(outcome.events)} events, {len(outcome.rolls)} rolls"
              + (f", {len(outcome.voided)} orders voided" if outcome.voided else "")
-             + f"\nnext state {output} ({nxt.hash()[:16]}…), awaiting {nxt.awaiting.side or 'nobody'}")
+             + f"\nnext state {output} ({nxt.hash()[:16]}…), awaiting {awaited(nxt)}")
 
 
 @main.command()
@@ -377,6 +384,25 @@ def reveal(state_file: str, orders_file: str, secret_file: str, output: str, for
          f"{len(found)} reveal(s) added: {', '.join(sorted(found)) or 'none needed'}"
          + (f"; {len(made)} new hidden token(s)" if made else "")
          + (f"; {private} private note(s) removed" if private else "") + f"; written to {output}")
+
+
+@main.command()
+@click.argument("orders_file", metavar="ORDERS")
+@click.option("-o", "--output", required=True, help="the seal file to mail before the orders ('-' for standard output)")
+@force_option
+@json_option
+@run
+def seal(orders_file: str, output: str, force: bool, as_json: bool) -> None:
+    """Seal orders for a simultaneous step: their hash, mailed first; the orders follow once every seal is in.
+
+    In a game folder, `pbem game seal` files seals and refuses orders that do not match them."""
+    orders = game.load_orders(orders_file)
+    body = {"format": "pbem/seal@1", "game": orders.game, "side": orders.side, "step": orders.step,
+            "state": orders.state, "orders": orders.hash()}
+    write_atomic(output, dump_yaml(body), force=force, protect=(orders_file,))
+    if output != "-":
+        _out({"ok": True, "seal": output, "orders": orders.hash()}, as_json,
+             f"seal of {orders.side}'s orders for step {orders.step} written to {output} ({orders.hash()[:16]}…)")
 
 
 @main.command()

@@ -38,11 +38,14 @@ def _wrap(text: str, indent: str = "  ") -> str:
 
 def _header(state: Mapping[str, Any], title: str) -> list[tuple[str, str]]:
     aw = state["awaiting"]
-    nxt = "nothing: the game is over" if aw["kind"] == "none" else f"{aw['side']} {aw['kind']} ({aw.get('phase', '')})"
+    who = aw["side"] or "both sides"  # no single side: a simultaneous step
+    nxt = "nothing: the game is over" if aw["kind"] == "none" else f"{who} {aw['kind']} ({aw.get('phase', '')})"
+    extras = state.get("extras", {})
+    weather = f", weather {extras['weather']}" if "weather" in extras else ""
     return [
         ("Game", f"{state['game']} ({state['ruleset']}, {state['scenario']['id']})"),
         ("Step", f"{state['step'] - 1} -> {state['step']}" if state["step"] else "0 (new game)"),
-        ("Date", f"{state['date']}, game-turn {state['turn']}, weather {state.get('extras', {}).get('weather', '?')}"),
+        ("Date", f"{state['date']}, game-turn {state['turn']}{weather}"),
         ("Next", nxt),
         ("Dice", state["dice"]["mode"]),
         ("Previous", state.get("previous") or "-"),

@@ -57,7 +57,7 @@ def reveal_played(sit: Situation, dice: Dice | None) -> None:
         resolve(sit, side, cid, params, dice)
 
 
-def _conditions_met(sit: Situation, when: Mapping[str, Any]) -> str | None:
+def conditions_unmet(sit: Situation, when: Mapping[str, Any]) -> str | None:
     if "not_before" in when and sit.state.turn + 1 < int(when["not_before"]):
         return f"not before turn {when['not_before']}"
     if "crisis_at_least" in when and sit.crisis < int(when["crisis_at_least"]):
@@ -75,7 +75,7 @@ def _conditions_met(sit: Situation, when: Mapping[str, Any]) -> str | None:
 def resolve(sit: Situation, side: str, cid: str, params: Mapping[str, Any], dice: Dice | None) -> None:
     card = sit.data.card(cid)
     title = f"{cid} {card['title']}"
-    why_not = _conditions_met(sit, card.get("when") or {})
+    why_not = conditions_unmet(sit, card.get("when") or {})
     if why_not:
         sit.note("card", f"{side} reveals {title}: it cannot take effect ({why_not})", side=side, card=cid)
         return

@@ -24,9 +24,8 @@ from .data import SIDES, Data, load
 from .situation import Situation, Violations
 
 SETUP, MOVE, TERMINAL, OPENING, OVER = "setup", "movement", "terminal", "opening", "over"
-TEXT = {SETUP: "setup: forces, secret War Strategy, event cards (9.0)", MOVE: "Movement Phase (4.0)",
-        TERMINAL: "Terminal Phase: strategy, technology, mobilization, fortified zones, event cards (3.1)",
-        OPENING: "the War Strategies are opened (7.3)", OVER: "game over"}
+TEXT = {SETUP: "Setup: forces, secret War Strategy, event cards (9.0)", MOVE: "Movement Phase (4.0)",
+        TERMINAL: "Terminal Phase (3.1)", OPENING: "the War Strategies are opened (7.3)", OVER: "game over"}
 
 
 def date_of(first: str, turn: int) -> str:
@@ -209,11 +208,11 @@ class CodewordBarbarossa(Ruleset):
                                "crisis": data.level(int(x["crisis"]))["name"], "records": thaw(x["records"]),
                                "forces": forces, "positions": dict(sorted(positions.items())),
                                "result": thaw(state.result) if state.result else None}
-        if keys is not None and side in SIDES and keys.knows(side):
+        if keys is not None and side in SIDES and keys.knows(side):  # what only the owner's secret reads
             hand = x["cards"][side]["hand"]
-            out["positions"]["(your hand)"] = [f"{t} {keys.peek(side, t)} {data.card(keys.peek(side, t))['title']}"
-                                               for t in hand]
+            out["private"] = {"your hand": [f"{t} {keys.peek(side, t)} {data.card(keys.peek(side, t))['title']}"
+                                            for t in hand] or ["(empty)"]}
             token = (x["strategy"].get(side) or {}).get("token")
             if token:
-                out["positions"]["(your War Strategy)"] = [keys.peek(side, token)]
+                out["private"]["your War Strategy"] = [keys.peek(side, token)]
         return out

@@ -86,7 +86,8 @@ class Checker:
             self.no("TECH_MAX", "5.1", "the Technology Level has already risen 3 times", i, o)
         elif self.pay(i, o, 1, brp, "5.1"):
             r["investment"] = min(10, r["investment"] + brp // 2)
-            sit.note("technology", f"{self.side} invests {brp} BRPs: {r['investment']} points", side=self.side)
+            sit.note("technology", f"{self.side} invests {brp} BRPs: {r['investment']} of 10 points toward the next level",
+                     side=self.side)
 
     # --- segment 3: mobilization and upgrades (5.2-5.5) -------------------------------------------------------
     def _cost(self, what: str, kind: str) -> int | None:
@@ -204,6 +205,13 @@ class Checker:
         if tid not in c["hand"]:
             self.no("NOT_IN_HAND", "6.1", f"{tid} is not a card in your hand", i, o)
             return
+        if self.sit.keys is not None and self.sit.keys.knows(self.side):  # the owner's own check, with his secret
+            cid = self.sit.keys.peek(self.side, tid)
+            why = cards.conditions_unmet(self.sit, self.sit.data.card(cid).get("when") or {})
+            if why:
+                self.no("CARD_NOT_NOW", "6.1", f"{tid} ({cid} {self.sit.data.card(cid)['title']}) could not take "
+                        f"effect when revealed next turn: {why}", i, o)
+                return
         if self.pay(i, o, 1, 0, "6.1"):
             c["hand"].remove(tid)
             params = {k: v for k, v in o.items() if k in ("units",)}
