@@ -138,7 +138,8 @@ def apply_effect(sit: Situation, side: str, cid: str, e: Mapping[str, Any], para
     elif op == "campaign":
         sit.x["campaigns"].append({"side": who, "card": cid, "count": int(e.get("count", 1)),
                                    "kinds": list(e.get("kinds") or []), "from": e.get("from", "any"),
-                                   "roll": {str(k): int(v) for k, v in e["roll"].items()}})
+                                   "roll": {str(k): int(v) for k, v in e["roll"].items()},
+                                   "units": list(params.get("units") or []) if who == side else []})
         sit.note("card", f"{cid}: a campaign; its die is rolled in the next Preparation Phase (3.1)", side=who)
 
 
@@ -167,7 +168,9 @@ def _displace(sit: Situation, side: str, who: str, cid: str, e: Mapping[str, Any
     chosen = [u for u in pool if named and u.id in named] if named else []
     chosen += [u for u in pool if u not in chosen]
     chosen = chosen[: int(e.get("count", 1))]
-    targets = [t for t in (e.get("to") or []) if sit.data.has(t)]
+    offered = [t for t in (e.get("to") or []) if sit.data.has(t)]
+    wished = [t for t in (params.get("to") or []) if t in offered] if who == side else []
+    targets = wished or offered  # 4.8: the owner of the units picks among the card's areas (the play order's `to:`)
     for n, u in enumerate(chosen):
         if e["op"] == "relocate" and targets:
             to = targets[n % len(targets)]  # 4.8: not movement, so no Alert Check counts it
@@ -192,4 +195,5 @@ def roll_campaigns(sit: Situation, dice: Dice) -> None:
                  side=c["side"], roll=face, losses=losses)
         if losses:
             _displace(sit, c["side"], c["side"], c["card"],
-                      {"op": "remove", "count": losses, "kinds": c["kinds"], "from": c["from"], "card": c["card"]}, {})
+                      {"op": "remove", "count": losses, "kinds": c["kinds"], "from": c["from"], "card": c["card"]},
+                      {"units": c.get("units", [])})

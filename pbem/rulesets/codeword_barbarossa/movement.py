@@ -38,9 +38,10 @@ def problem(sit: Situation, side: str, o: Mapping[str, Any]) -> tuple[str, str, 
     if u.flags.get("garrison") and not sit.at_least("Tense"):
         return "MOSCOW_GARRISON", "4.7.1", f"{uid} began in Moscow and may not move before Tense", False
     actions, brp = COST[kind]
-    if sit.rec(side)["actions"] < actions or sit.rec(side)["brp"] < brp:
-        return ("NO_ACTIONS", "2.8", f"{kind} costs {actions} Action(s) and {brp} BRP; you have "
-                f"{sit.rec(side)['actions']} and {sit.rec(side)['brp']}", False)
+    if sit.rec(side)["actions"] < actions:
+        return ("NO_ACTIONS", "2.8", f"{kind} costs {actions} Action(s); you have {sit.rec(side)['actions']}", False)
+    if sit.rec(side)["brp"] < brp:
+        return ("NO_BRPS", "2.6", f"{kind} costs {brp} BRP(s); you have {sit.rec(side)['brp']}", False)
     return {"move": _land, "reserve": _reserve, "sea": _sea, "redeploy": _redeploy}[kind](sit, side, u, o)
 
 

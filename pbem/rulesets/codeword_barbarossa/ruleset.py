@@ -100,6 +100,7 @@ class CodewordBarbarossa(Ruleset):
         for side in SIDES:
             if side in items:
                 placement.place(sit, side, items[side], v)
+                placement.check_choice(sit, side, items[side], v)
         if v or dice is None:
             return
         for side in SIDES:

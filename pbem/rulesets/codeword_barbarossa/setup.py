@@ -95,6 +95,20 @@ def default_placement(data: Data, units: Sequence[Unit], side: str) -> list[dict
     return out
 
 
+FLEX_GROUPS = ("soviet-poland", "other", "remaining")
+
+
+def is_flex(data: Data, u: Unit) -> bool:
+    """9.3: 'one infantry army or mechanized corps' per slot: these counters may fill any such slot."""
+    return bool(data.forces[u.side]["units"][u.id].get("flex"))
+
+
+def slots_for(data: Data, side: str, u: Unit) -> list[str]:
+    if is_flex(data, u):
+        return sorted({a for g in FLEX_GROUPS for a in allowed(data, side, g)})
+    return allowed(data, side, u.flags["to_place"])
+
+
 def place(sit: Situation, side: str, items: Items, v: Violations) -> None:
     d = sit.data
     todo = {u.id: u for u in sit.units.values() if u.side == side and u.flags.get("to_place")}
@@ -106,7 +120,7 @@ def place(sit: Situation, side: str, items: Items, v: Violations) -> None:
         u = todo.get(uid)
         if u is None or uid in placed:
             v.add(side, "SETUP_UNIT", "9.0", f"{uid} is not a unit you place at setup (or is placed twice)", i, uid)
-        elif at not in allowed(d, side, u.flags["to_place"]):
+        elif at not in slots_for(d, side, u):
             v.add(side, "SETUP_AREA", "9.2" if side == GERMAN else "9.3",
                   f"{uid} ({u.flags['to_place']}) may not set up in {at}", i, uid, at)
         else:
@@ -137,25 +151,36 @@ def _check_counts(sit: Situation, side: str, todo: Mapping[str, Unit], placed: M
             if todo[uid].type == "armor" and todo[uid].flags.get("to_place") == "france" and not d.coastal(at):
                 v.add(side, "SETUP_ARMOR_COAST", "9.2", f"armor corps set up in coastal areas of France, not {at}",
                       unit=uid, place=at)
-    else:  # 9.3: one unit per Soviet Poland area and per other Soviet area
-        for start in ("soviet-poland", "other", "remaining"):
-            for a in allowed(d, SOVIET, start):
-                here = [u for u in count.get(a, []) if u.flags.get("to_place") == start]
-                if len([u for u in todo.values() if u.flags.get("to_place") == start]) >= len(allowed(d, SOVIET, start)) \
-                        and len(here) != 1:
-                    v.add(side, "SETUP_SOVIET", "9.3", f"{a} takes exactly one {start} unit at setup, not {len(here)}",
-                          place=a)
+    else:  # 9.3: one flexible counter per Soviet Poland, other and fortified-zone area; extras 1 per area, never in Poland
+        flex = [u for u in todo.values() if is_flex(d, u)]
+        areas = sorted({a for g in FLEX_GROUPS for a in allowed(d, SOVIET, g)})
+        poland = set(allowed(d, SOVIET, "soviet-poland"))
+        here = {a: len([u for u in count.get(a, []) if is_flex(d, u)]) for a in areas}
+        for a in areas:
+            most = 1 if a in poland or len(flex) <= len(areas) else 2
+            if len(flex) >= len(areas) and not 1 <= here[a] <= most:
+                v.add(side, "SETUP_SOVIET", "9.3", f"{a} takes {'exactly one' if most == 1 else 'one or two'} "
+                      f"infantry army or mechanized corps at setup, not {here[a]}", place=a)
+
+
+def check_choice(sit: Situation, side: str, items: Items, v: Violations) -> str | None:
+    """2.10, 7.2: one War Strategy, of the side's list (its name is a private note, checked only by its owner)."""
+    choice = [(i, o) for i, o in items if "strategy" in o]
+    name = next((o.get("secret_to") for _, o in choice), None)
+    if name is not None and name not in sit.data.strategies[side]:
+        v.add(side, "UNKNOWN_STRATEGY", "7.2", f"{name!r} is not a {side} strategy "
+              f"({', '.join(sit.data.strategies[side])})", choice[0][0])
+    elif not choice:
+        v.add(side, "SETUP_STRATEGY", "2.10", "choose a War Strategy: {strategy: set, secret_to: NAME}")
+    elif len(choice) > 1:
+        v.add(side, "SETUP_STRATEGY", "2.10", "choose one War Strategy", choice[1][0])
+    return name
 
 
 def secret_choices(sit: Situation, side: str, items: Items, dice: Dice, v: Violations) -> None:
     """2.10 / 9.1: the War Strategy, chosen in secret (a token only the owner can read), and the deck."""
-    choice = [(i, o) for i, o in items if "strategy" in o]
-    name = next((o.get("secret_to") for _, o in choice), None)
-    if name is not None and name not in sit.data.strategies[side]:
-        v.add(side, "UNKNOWN_STRATEGY", "7.2", f"{name!r} is not a {side} strategy", choice[0][0])
-        return
-    if not choice:
-        v.add(side, "SETUP_STRATEGY", "2.10", "choose a War Strategy: {strategy: set, secret_to: NAME}")
+    name = check_choice(sit, side, items, v)
+    if v:
         return
     cards.shuffle_deck(sit, side, dice)
     token = sit.keys.mint(side, [str(name or "?")])[0]

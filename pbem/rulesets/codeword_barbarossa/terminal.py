@@ -82,6 +82,9 @@ class Checker:
             self.no("INVEST_AMOUNT", "5.1", "an investment is 2 or 4 BRPs (each 2 BRPs is one point)", i, o)
         elif r["investment"] >= 10:
             self.no("INVEST_FULL", "5.1", "10 points are invested: play Technology Level Increase first", i, o)
+        elif r["investment"] + brp // 2 > 10:
+            self.no("INVEST_OVER", "5.1", f"{r['investment']} points are invested: only {2 * (10 - r['investment'])} "
+                    "more BRPs reach the 10", i, o)
         elif r["increases"] >= 3:
             self.no("TECH_MAX", "5.1", "the Technology Level has already risen 3 times", i, o)
         elif self.pay(i, o, 1, brp, "5.1"):
@@ -95,10 +98,9 @@ class Checker:
         base = sit.level().get(what)
         if base is None:
             return None
-        n = int(base) * (2 if sit.data.doubled(kind) else 1)
-        n += sum(m["n"] for m in sit.x["cost_mods"] if m["side"] == self.side and m["what"] == what
-                 and m["until"] > sit.state.turn)
-        return max(0, n)
+        n = int(base) + sum(m["n"] for m in sit.x["cost_mods"] if m["side"] == self.side and m["what"] == what
+                            and m["until"] > sit.state.turn)  # a card changes the table's price, which 5.2 doubles
+        return max(0, n) * (2 if sit.data.doubled(kind) else 1)
 
     def mobilize(self, i: int, o: Mapping[str, Any]) -> None:
         sit, side, d = self.sit, self.side, self.sit.data
@@ -175,9 +177,9 @@ class Checker:
             self.no("NOT_FORTIFIED", "5.6", f"{uid} is not a Fortified Zone in the Force Pool", i, o, uid)
         elif u.flags.get("pooled_turn") is not None and sit.state.turn <= int(u.flags["pooled_turn"]):
             self.no("FORTIFIED_WAIT", "5.6", "a dismantled Fortified Zone is deployed again on a later turn", i, o, uid)
-        elif not sit.data.has(at) or sit.data.home(at) != SOVIET or not any(
+        elif not sit.data.has(at) or not sit.playable(SOVIET, at) or not any(
                 x.type != FORTIFIED for x in sit.at(at, SOVIET)):
-            self.no("FORTIFIED_PLACE", "5.6", f"a Fortified Zone deploys to a Soviet area holding another Soviet unit, "
+            self.no("FORTIFIED_PLACE", "5.6", f"a Fortified Zone deploys to a map area holding another Soviet unit, "
                     f"not {at}", i, o, uid, at)
         elif self.pay(i, o, 1, 1, "5.6"):
             sit.put(uid, status="active", location=at)
@@ -214,7 +216,7 @@ class Checker:
                 return
         if self.pay(i, o, 1, 0, "6.1"):
             c["hand"].remove(tid)
-            params = {k: v for k, v in o.items() if k in ("units",)}
+            params = {k: v for k, v in o.items() if k in ("units", "to")}
             c["next"].append({"token": tid, "params": params})
             self.sit.note("cards", f"{self.side} places an event card face-down in the Next Turn box ({tid})",
                           side=self.side, token=tid)
@@ -271,10 +273,10 @@ def lapse_announcements(sit: Situation) -> None:
 def alerts(sit: Situation, dice: Dice) -> None:
     """2.9: one Alert Check for each side whose net Borderland entries this turn exceed the table's number;
     an odd die moves the Crisis Level one box right."""
-    for side in (GERMAN, SOVIET):
-        net, limit = sit.x["borderland_net"][side], int(sit.level()["alert"])
-        if net <= limit:
-            continue
+    limit = int(sit.level()["alert"])  # the requirement is set by the turn's entries, before any die
+    due = [s for s in (GERMAN, SOVIET) if sit.x["borderland_net"][s] > limit]
+    for side in due:
+        net = sit.x["borderland_net"][side]
         face = dice.roll(f"alert:{side}", 6, f"Alert Check caused by {side} ({net} units into Borderlands, {limit} free)")
         sit.note("alert", f"Alert Check for {side} ({net} net into the Borderlands > {limit}): die {face}"
                  + (", odd" if face % 2 else ", even: no change"), side=side, roll=face)

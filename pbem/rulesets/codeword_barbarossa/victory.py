@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core.errors import MismatchError
 from .data import GERMAN, SIDES, SOVIET, other
 from .situation import Situation
 
@@ -15,7 +16,11 @@ def open_strategies(sit: Situation, sides: list[str] | None = None) -> dict[str,
         st = sit.x["strategy"][side]
         for tid in st.get("history", [st["token"]]):
             sit.keys.expose(side, tid)
-        out[side] = sit.keys.expose(side, st["token"])
+        name = sit.keys.expose(side, st["token"])
+        if name not in sit.data.strategies[side]:
+            raise MismatchError(f"{side}'s sealed War Strategy opens to {name!r}, which is not one of its strategies "
+                                f"(7.2: {', '.join(sit.data.strategies[side])})")
+        out[side] = name
     return out
 
 
