@@ -1127,3 +1127,25 @@ def test_bad_input_forged_or_spare_mints_are_a_mismatch(start):
     opening = arrange(accepted, phase="opening", turn=13, crisis=3, ended="the June 1941 turn is over (3.0)")
     with pytest.raises(MismatchError):
         run(opening)
+
+
+@pytest.mark.parametrize("case", ["card not in hand", "strategy after Bellicose", "Actions one does not have"])
+def test_bad_input_from_the_command_line_exits_1_names_the_case_and_writes_nothing(start, tmp_path, case):
+    """Issue 5 §5 as a player meets it: `pbem adjudicate` refuses (exit 1), names the rule case, writes nothing."""
+    from click.testing import CliRunner
+
+    from pbem.cli.main import main
+    from pbem.core.loading import dump_yaml
+
+    st = arrange(start, phase="terminal", crisis=6 if "Bellicose" in case else None,
+                 records={GERMAN: {"actions": 0}} if "Actions" in case else None)
+    german = {"card not in hand": [{"play": "t999"}], "strategy after Bellicose": [{"strategy": "announce"}],
+              "Actions one does not have": [{"invest": 2}]}[case]
+    case_id = {"card not in hand": "6.1", "strategy after Bellicose": "7.1", "Actions one does not have": "5.1"}[case]
+    (tmp_path / "state.yaml").write_text(dump_yaml(st.to_dict()))
+    for side, items in ((GERMAN, german), (SOVIET, [])):
+        (tmp_path / f"{side}.yaml").write_text(dump_yaml(prepared(st, side, items).to_dict()))
+    r = CliRunner().invoke(main, ["adjudicate", str(tmp_path / "state.yaml"), str(tmp_path / "german.yaml"),
+                                  str(tmp_path / "soviet.yaml"), "-o", str(tmp_path / "next.yaml")])
+    assert r.exit_code == 1 and f"codeword-barbarossa {case_id}" in r.output, r.output
+    assert not (tmp_path / "next.yaml").exists()
