@@ -189,14 +189,17 @@ def show(state_file: str, side: str | None, report_fmt: str | None, secret_file:
         summary["hidden"] = {s: {"tokens": len(r["tokens"]), "opened": len(r["opened"]),
                                  "readable": keys is not None and keys.knows(s)} for s, r in sorted(state.hidden.items())}
     aw = state.awaiting
-    lines = [f"game {state.game} ({state.ruleset}), step {state.step}, {state.date} (game-turn {state.turn}), "
-             f"weather {summary.get('weather', '?')}",
+    status = f", weather {summary['weather']}" if summary.get("weather") not in (None, "-") else ""
+    status += f", Crisis Level {summary['crisis']}" if summary.get("crisis") else ""
+    lines = [f"game {state.game} ({state.ruleset}), step {state.step}, {state.date} (game-turn {state.turn}){status}",
              "game over" if aw.kind == "none" else f"awaiting {awaited(state)} {aw.kind}: {aw.phase}"]
     for s, f in summary.get("forces", {}).items():
         lines.append(f"  {s:<7} {f['on_map']} units on the map (attack {f['attack']}, defence {f['defense']}), "
                      f"{f['eliminated']} eliminated")
     for place, here in (summary.get("positions") or {}).items():
         lines.append(f"  {place}: {', '.join(here)}")
+    for what, items in (summary.get("private") or {}).items():  # only with the owner's secret
+        lines.append(f"  {what} (yours only): {', '.join(items)}")
     if "axis_city_points" in summary:
         lines.append(f"  Axis holds {summary['axis_city_points']} city victory points")
     if summary.get("result"):

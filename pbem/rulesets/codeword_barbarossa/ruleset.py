@@ -205,7 +205,7 @@ class CodewordBarbarossa(Ruleset):
         for u in state.units:
             if u.status == "active" and u.location:
                 positions.setdefault(u.location, []).append(u.id + ("+" if u.flags.get("upgraded") else ""))
-        out: dict[str, Any] = {"awaiting": state.awaiting.to_dict(), "weather": "-",
+        out: dict[str, Any] = {"awaiting": state.awaiting.to_dict(),
                                "crisis": data.level(int(x["crisis"]))["name"], "records": thaw(x["records"]),
                                "forces": forces, "positions": dict(sorted(positions.items())),
                                "result": thaw(state.result) if state.result else None}
