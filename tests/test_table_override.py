@@ -45,3 +45,23 @@ def test_a_game_refuses_a_changed_table(tmp_path):
         assert "scenario files differ" in str(exc)
     else:
         raise AssertionError("a changed table was accepted")
+
+
+def test_codeword_players_use_their_own_crisis_table(tmp_path):
+    """Issue 5: the reconstructed Crisis Spectrum Table is replaceable by the owner's printed chart."""
+    from tests.codeword_barbarossa.players import SEEDS, orders_for as cw_orders, prepared
+    from pbem.core import hidden
+
+    base = ROOT / "scenarios/codeword-barbarossa"
+    doc = yaml.safe_load((base / "june-1940.scenario.yaml").read_text())
+    doc["files"] = {k: str(base / v) for k, v in doc["files"].items()}
+    crisis = yaml.safe_load((base / "crisis.yaml").read_text())
+    crisis["source"] = {"seed": "codeword-barbarossa-2010.txt", "rule": "my printed Crisis Spectrum Table"}
+    crisis["levels"][0]["actions"] = 9
+    (tmp_path / "my-crisis.yaml").write_text(yaml.safe_dump(crisis))
+    doc["files"]["crisis"] = "my-crisis.yaml"
+    (tmp_path / "my.scenario.yaml").write_text(yaml.safe_dump(doc))
+    state = game.new_game(str(tmp_path / "my.scenario.yaml"), game_id="g-cw", seed="own",
+                          hidden_keys={s: hidden.key_of(SEEDS[s]) for s in SEEDS})
+    nxt = game.adjudicate(state, [prepared(state, s, cw_orders(state, s)) for s in ("german", "soviet")]).state
+    assert nxt.extras["records"]["german"]["actions"] == 9  # Friendly Relations gives what the owner's chart says
