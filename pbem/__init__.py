@@ -1,0 +1,40 @@
+"""pbem: a rules adjudicator for the Barbarossa family of board wargames, played by email.
+
+The Python API for scripts (docs/api.md) is these functions, the same ones the CLI uses:
+
+    import pbem
+    state = pbem.load_state("state-0.yaml")
+    orders = pbem.load_orders("orders-1-axis.yaml")
+    outcome = pbem.adjudicate(state, [orders])       # raises pbem.OrdersRejected with .violations
+    pbem.save_state(outcome.state, "state-1.yaml")
+    print(pbem.report(outcome.state))
+"""
+from __future__ import annotations
+
+from .core.errors import (InputError, MismatchError, OrdersRejected, PbemError, SchemaError, UsageError,
+                          VerificationFailed)
+from .core.events import Event, Outcome, Violation
+from .core.game import adjudicate, check, load_orders, load_secret, load_state, new_game, verify
+from .core.orders import OrdersFile
+from .core.state import GameState
+
+__version__ = "0.1.0"
+
+
+def save_state(state: GameState, path: str, *, force: bool = False) -> None:
+    """Write a state file atomically as `pbem adjudicate -o` does (an existing file is kept unless `force`)."""
+    from .core.loading import dump_yaml, write_atomic
+
+    write_atomic(path, dump_yaml(state.to_dict()), force=force)
+
+
+def report(state: GameState, fmt: str = "text") -> str:
+    """The turn report of the step that made `state`: text (email), md or json."""
+    from .report import render
+
+    return render(state.to_dict(), state.hash(), fmt)
+
+
+__all__ = ["GameState", "OrdersFile", "Outcome", "Event", "Violation", "load_state", "load_orders", "load_secret",
+           "new_game", "check", "adjudicate", "verify", "save_state", "report", "PbemError", "InputError",
+           "SchemaError", "MismatchError", "UsageError", "OrdersRejected", "VerificationFailed", "__version__"]
