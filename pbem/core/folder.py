@@ -247,6 +247,26 @@ def submit(folder: Folder, orders_path: str, *, secrets: Sequence[Mapping[str, A
             "hash": nxt.hash(), "awaiting": nxt.awaiting.to_dict(), "voided": len(outcome.voided)}
 
 
+def adjudicate_filed(folder: Folder, *, secrets: Sequence[Mapping[str, Any]] = ()) -> dict:
+    """Adjudicate the awaited step when every side's orders are already filed in the folder (`pbem batch`
+    over game folders: orders dropped in by a mail script, or a step that needed a secret)."""
+    state = folder.latest()
+    needed = list(game.ruleset_of(state).submitters(state))
+    have = folder.submitted(state.step)
+    missing = [s for s in needed if s not in have]
+    if missing:
+        raise UsageError(f"step {state.step} still waits for the orders of {', '.join(missing)}", where=str(folder.path))
+    files = {s: game.load_orders(str(have[s])) for s in needed}
+    _check_seals(folder, state, needed, files)
+    outcome = game.adjudicate(state, [files[s] for s in needed], secrets=secrets)
+    nxt = outcome.state
+    from ..report import render
+
+    _write_together([(folder.path / report_name(nxt.step), render(nxt.to_dict(), nxt.hash(), "text")),
+                     (folder.path / state_name(nxt.step), dump_yaml(nxt.to_dict()))])
+    return {"state": state_name(nxt.step), "hash": nxt.hash(), "awaiting": nxt.awaiting.to_dict()}
+
+
 def receive(folder: Folder, next_state_path: str, orders_paths: Sequence[str]) -> dict:
     """File a step the opponent adjudicated: re-run it here first (exit 3 if it does not reproduce).
 

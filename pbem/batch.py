@@ -1,0 +1,211 @@
+"""Many adjudications at once (`pbem batch`): jobs from a manifest or from a folder of game folders, run in
+worker processes, each reported on its own; one bad job never stops the others.
+
+A job is one step of one game: a state, the orders for it, where to write the next state (and report).
+Outputs are written atomically by the worker that computed them, so a batch stopped half-way leaves every
+finished job's files whole and nothing of the others. The results do not depend on the number of workers:
+each job is computed alone from its own files.
+"""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator, Sequence
+
+from .core.errors import InputError, PbemError
+from .core.loading import load_data
+
+
+@dataclass(frozen=True)
+class Job:
+    id: str
+    state: str = ""
+    orders: tuple[str, ...] = ()
+    output: str = ""
+    report: str | None = None
+    secrets: tuple[str, ...] = ()
+    force: bool = False
+    folder: str | None = None  # a game folder whose awaited step is complete
+
+    @classmethod
+    def from_dict(cls, d: Any, n: int, base: Path) -> "Job":
+        if not isinstance(d, dict):
+            raise InputError(f"job {n + 1} is not a mapping")
+
+        def p(x: str) -> str:
+            return str((base / x)) if not Path(x).is_absolute() else x
+        missing = [k for k in ("state", "orders", "output") if k not in d]
+        if missing:
+            raise InputError(f"job {n + 1} lacks {', '.join(missing)}")
+        orders = d["orders"] if isinstance(d["orders"], list) else [d["orders"]]
+        return cls(str(d.get("id") or n + 1), p(str(d["state"])), tuple(p(str(o)) for o in orders), p(str(d["output"])),
+                   p(str(d["report"])) if d.get("report") else None, tuple(p(str(s)) for s in d.get("secrets") or ()),
+                   bool(d.get("force", False)))
+
+
+def jobs_from(source: str) -> list[Job]:
+    """A manifest (YAML list, or JSON lines) or a folder whose game folders are each one job."""
+    path = Path(source)
+    if path.is_dir():
+        return [Job(id=g.name, folder=str(g)) for g in sorted(path.iterdir()) if (g / "game.yaml").is_file()]
+    text = path.read_text(encoding="utf-8") if path.is_file() else None
+    if text is None:
+        raise InputError("no such manifest or folder", where=source)
+    if path.suffix in (".jsonl", ".ndjson"):
+        docs = [json.loads(line) for line in text.splitlines() if line.strip()]
+    else:
+        docs = load_data(source)
+        docs = docs.get("jobs", docs) if isinstance(docs, dict) else docs
+    if not isinstance(docs, list):
+        raise InputError("a manifest is a list of jobs (or {jobs: [...]}, or JSON lines)", where=source)
+    return [Job.from_dict(d, n, path.parent) for n, d in enumerate(docs)]
+
+
+def run_job(job: Job) -> dict[str, Any]:
+    """One job, caught whole: the same messages and exit codes as the single-game CLI."""
+    from .core import game
+
+    t0 = time.perf_counter()
+    out: dict[str, Any] = {"job": job.id}
+    try:
+        if job.folder is not None:
+            out.update(_advance_folder(job))
+        else:
+            from .core.loading import dump_yaml, write_atomic
+            from .report import render
+
+            state = game.load_state(job.state)
+            orders = [game.load_orders(o) for o in job.orders]
+            secrets = [game.load_secret(s) for s in job.secrets]
+            outcome = game.adjudicate(state, orders, secrets=secrets)
+            nxt = outcome.state
+            protect = (job.state,) + job.orders + job.secrets
+            write_atomic(job.output, dump_yaml(nxt.to_dict()), force=job.force, protect=protect)
+            if job.report:
+                write_atomic(job.report, render(nxt.to_dict(), nxt.hash(), "text"), force=job.force, protect=protect)
+            out.update(outcome="adjudicated", state=state.hash(), next=nxt.hash(), rolls=len(outcome.rolls),
+                       output=job.output)
+        out.update(ok=True, exit_code=0)
+    except PbemError as exc:
+        out.update(ok=False, exit_code=exc.exit_code, error=exc.code, message=exc.message, where=exc.where or None)
+        if getattr(exc, "violations", None):
+            out["violations"] = [v.describe() for v in exc.violations]
+    except Exception as exc:  # noqa: BLE001 - a batch reports every job, even one that hits a bug
+        out.update(ok=False, exit_code=2, error="INTERNAL", message=f"{type(exc).__name__}: {exc}")
+    out["seconds"] = round(time.perf_counter() - t0, 3)
+    return out
+
+
+def _advance_folder(job: Job) -> dict[str, Any]:
+    """Adjudicate a game folder's awaited step if every side's orders are filed (and sealed where needed)."""
+    from .core import folder as gf
+
+    f = gf.Folder.open(job.folder or "")
+    state = f.latest()
+    if state.over:
+        return {"outcome": "over", "state": state.hash()}
+    have = f.submitted(state.step)
+    from .core import game
+
+    needed = list(game.ruleset_of(state).submitters(state))
+    if any(s not in have for s in needed):
+        return {"outcome": "waiting", "waiting_for": [s for s in needed if s not in have], "state": state.hash()}
+    res = gf.adjudicate_filed(f)
+    return {"outcome": "adjudicated", "state": state.hash(), "next": res["hash"], "output": res["state"]}
+
+
+@dataclass
+class Progress:
+    """A progress line on a terminal, plain lines otherwise (both on standard error)."""
+
+    total: int
+    tty: bool
+    write: Callable[[str], None]
+    done: int = 0
+    failed: int = 0
+    t0: float = field(default_factory=time.perf_counter)
+
+    def update(self, result: dict[str, Any]) -> None:
+        self.done += 1
+        self.failed += 0 if result["ok"] else 1
+        if self.tty:
+            width = 30
+            filled = width * self.done // max(1, self.total)
+            self.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total}"
+                       f" failed {self.failed} {time.perf_counter() - self.t0:5.1f}s")
+            if self.done == self.total:
+                self.write("\n")
+        else:
+            self.write(f"{self.done}/{self.total} job {result['job']}: "
+                       f"{'ok' if result['ok'] else result.get('error')}\n")
+
+
+def _quiet_workers() -> None:
+    """Workers ignore Ctrl-C: the parent decides, and a job is never killed half-way through writing."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run(jobs: Sequence[Job], workers: int, on_result: Callable[[dict[str, Any]], None]) -> list[dict[str, Any]]:
+    """Run every job; results come back in job order (the lines do not depend on `workers`).
+
+    On Ctrl-C no new job starts, the ones already running finish and keep their files, and
+    KeyboardInterrupt propagates: nothing is ever left half-written."""
+    results: list[dict[str, Any]] = []
+    if workers <= 1 or len(jobs) <= 1:
+        for job in jobs:
+            r = run_job(job)
+            results.append(r)
+            on_result(r)
+        return results
+    import multiprocessing
+    from collections import deque
+
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    pool = ctx.Pool(workers, initializer=_quiet_workers)
+    inflight: deque = deque()
+    started = 0
+    try:
+        while len(results) < len(jobs):
+            while started < len(jobs) and len(inflight) < 2 * workers:
+                inflight.append(pool.apply_async(run_job, (jobs[started],)))
+                started += 1
+            r = inflight[0].get()  # taken off the queue only once received: Ctrl-C here loses no result
+            inflight.popleft()
+            results.append(r)
+            on_result(r)
+        pool.close()
+    except KeyboardInterrupt:
+        pool.close()  # start nothing new; let the running jobs write their files whole
+        for pending in inflight:
+            try:
+                r = pending.get()
+                results.append(r)
+                on_result(r)
+            except Exception:  # noqa: BLE001 - a job's own errors are already in its result
+                pass
+        raise
+    finally:
+        pool.join()
+    return results
+
+
+def summary(results: Sequence[dict[str, Any]]) -> str:
+    import tabulate
+
+    rows: dict[tuple[str, int], int] = {}
+    for r in results:
+        key = (r.get("outcome") or r.get("error") or "?", int(r["exit_code"]))
+        rows[key] = rows.get(key, 0) + 1
+    table = tabulate.tabulate([[k[0], k[1], n] for k, n in sorted(rows.items(), key=lambda x: (x[0][1], x[0][0]))],
+                              headers=["outcome", "exit", "jobs"], tablefmt="simple")
+    return table + f"\n{len(results)} jobs, {sum(1 for r in results if r['ok'])} ok"
+
+
+def iter_lines(results: Sequence[dict[str, Any]]) -> Iterator[str]:
+    for r in results:
+        yield json.dumps(r, sort_keys=True)

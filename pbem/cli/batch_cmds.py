@@ -1,0 +1,41 @@
+"""`pbem batch`: many adjudications from a manifest or a folder of game folders (pbem/batch.py)."""
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from .main import json_option, main, run
+
+
+@main.command()
+@click.argument("source", metavar="MANIFEST|FOLDER")
+@click.option("--jobs", "workers", type=int, default=None, help="worker processes (default: the number of cores)")
+@json_option
+@run
+def batch(source: str, workers: int | None, as_json: bool) -> int:
+    """Adjudicate many steps: one JSON line per job on standard output, a summary at the end.
+
+    MANIFEST is a YAML list (or JSON lines) of jobs {id, state, orders: [...], output, report, secrets, force};
+    FOLDER holds game folders, and every game whose awaited step has all its orders filed is adjudicated.
+    Exit 0 only if every job succeeded, else the highest exit code of a failed job."""
+    from .. import batch as b
+
+    jobs = b.jobs_from(source)
+    n = workers or os.cpu_count() or 1
+    progress = b.Progress(len(jobs), sys.stderr.isatty(), lambda s: (sys.stderr.write(s), sys.stderr.flush()))
+
+    def emit(result: dict) -> None:
+        click.echo(next(b.iter_lines([result])))
+        progress.update(result)
+
+    try:
+        results = b.run(jobs, n, emit)
+    except KeyboardInterrupt:
+        click.echo("\ninterrupted: finished jobs kept their files; unfinished ones wrote nothing", err=True)
+        return 130
+    if not as_json:
+        click.echo(b.summary(results), err=True)
+    failed = [r["exit_code"] for r in results if not r["ok"]]
+    return max(failed) if failed else 0

@@ -1,0 +1,129 @@
+"""`pbem batch` (issue 7 §2): many jobs, each reported on its own with the single-game CLI's codes and messages;
+the files and lines do not depend on --jobs; a folder of game folders is advanced where a step is complete."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import yaml
+from click.testing import CliRunner
+
+from pbem.cli.main import main
+
+EX = Path(__file__).resolve().parent.parent / "examples/spi-barbarossa-1941"
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def manifest(tmp: Path, copies: int = 3) -> Path:
+    jobs = []
+    for n in range(copies):
+        jobs.append({"id": f"good-{n}", "state": str(EX / "state-0.yaml"), "orders": [str(EX / "orders-1-axis-a.yaml")],
+                     "output": f"out/next-{n}.yaml", "report": f"out/report-{n}.txt"})
+    jobs += [
+        {"id": "illegal", "state": str(EX / "state-0.yaml"), "orders": [str(EX / "orders-illegal.yaml")],
+         "output": "out/illegal.yaml"},
+        {"id": "stale", "state": str(EX / "state-1.yaml"), "orders": [str(EX / "orders-1-axis-a.yaml")],
+         "output": "out/stale.yaml"},
+        {"id": "missing", "state": "nowhere.yaml", "orders": [str(EX / "orders-1-axis-a.yaml")], "output": "out/m.yaml"},
+        {"id": "broken", "state": "broken.yaml", "orders": [str(EX / "orders-1-axis-a.yaml")], "output": "out/b.yaml"},
+    ]
+    (tmp / "out").mkdir()
+    (tmp / "broken.yaml").write_text("state: [unclosed\n")
+    path = tmp / "jobs.yaml"
+    path.write_text(yaml.safe_dump(jobs))
+    return path
+
+
+def lines(output: str) -> dict[str, dict]:
+    return {d["job"]: d for d in (json.loads(x) for x in output.splitlines() if x.startswith("{"))}
+
+
+def test_every_job_is_reported_with_the_cli_codes_and_failures_do_not_stop_the_batch(tmp_path):
+    r = run("batch", manifest(tmp_path), "--jobs", "1")
+    assert r.exit_code == 2  # the worst failure: unusable input
+    got = lines(r.stdout)
+    assert [got[f"good-{n}"]["ok"] for n in range(3)] == [True] * 3
+    assert got["illegal"]["exit_code"] == 1 and any("ATTACK_NO_ATTACK_SUPPLY" in v for v in got["illegal"]["violations"])
+    assert got["stale"]["exit_code"] == 2 and got["stale"]["error"] == "ORDERS_MISMATCH"
+    assert got["missing"]["exit_code"] == 2 and got["broken"]["exit_code"] == 2
+    assert (tmp_path / "out/next-0.yaml").read_bytes() == (EX / "state-1.yaml").read_bytes()
+    assert not (tmp_path / "out/illegal.yaml").exists() and not (tmp_path / "out/stale.yaml").exists()
+    assert "7 jobs, 3 ok" in r.stderr
+
+
+def test_results_and_files_are_the_same_whatever_the_number_of_workers(tmp_path):
+    one, two = tmp_path / "one", tmp_path / "two"
+    one.mkdir()
+    two.mkdir()
+    r1 = run("batch", manifest(one), "--jobs", "1")
+    r2 = run("batch", manifest(two), "--jobs", "2")
+
+    def strip(out: str) -> list[dict]:
+        return [{k: v for k, v in d.items() if k not in ("seconds", "where", "output")} for d in lines(out).values()]
+    assert strip(r1.stdout) == strip(r2.stdout) and r1.exit_code == r2.exit_code
+    for f in sorted((one / "out").iterdir()):
+        assert f.read_bytes() == (two / "out" / f.name).read_bytes()
+
+
+def test_a_json_lines_manifest(tmp_path):
+    (tmp_path / "out").mkdir()
+    job = {"state": str(EX / "state-0.yaml"), "orders": str(EX / "orders-1-axis-a.yaml"), "output": "out/n.yaml"}
+    (tmp_path / "jobs.jsonl").write_text(json.dumps(job) + "\n")
+    r = run("batch", tmp_path / "jobs.jsonl", "--json")
+    assert r.exit_code == 0 and lines(r.stdout)["1"]["next"]
+    assert (tmp_path / "out/n.yaml").exists()
+
+
+def test_a_folder_of_game_folders_advances_each_complete_step(tmp_path):
+    games = tmp_path / "games"
+    games.mkdir()
+    for name in ("ready", "waiting"):
+        r = run("game", "init", "spi-barbarossa/barbarossa-1941", games / name, "--seed", "b", "--setup", "historical",
+                "--player", "axis=a@example.org", "--player", "soviet=s@example.org")
+        assert r.exit_code == 0, r.output
+    state = yaml.safe_load((games / "ready/0000-state.yaml").read_text())
+    from pbem.core import game
+
+    body = {"format": "pbem/orders@1", "game": state["game"], "side": "axis", "step": 0,
+            "state": game.load_state(str(games / "ready/0000-state.yaml")).hash(), "orders": []}
+    (games / "ready/0000-orders-axis.yaml").write_text(yaml.safe_dump(body))  # dropped in by a mail script
+    r = run("batch", games)
+    assert r.exit_code == 0, r.output
+    got = lines(r.stdout)
+    assert got["ready"]["outcome"] == "adjudicated" and (games / "ready/0001-state.yaml").exists()
+    assert got["waiting"]["outcome"] == "waiting" and got["waiting"]["waiting_for"] == ["axis"]
+    assert run("audit", games / "ready").exit_code == 0
+    shutil.rmtree(games)
+
+
+def test_ctrl_c_keeps_finished_jobs_and_leaves_nothing_half_written(tmp_path):
+    """Ctrl-C stops cleanly: no new job starts, running ones finish, every output is whole or absent."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    (tmp_path / "out").mkdir()
+    jobs = [{"id": f"j{n}", "state": str(EX / "state-0.yaml"), "orders": [str(EX / "orders-1-axis-a.yaml")],
+             "output": f"out/n{n}.yaml"} for n in range(400)]
+    (tmp_path / "jobs.yaml").write_text(yaml.safe_dump(jobs))
+    exe = Path(sys.executable).with_name("pbem")
+    proc = subprocess.Popen([str(exe), "batch", str(tmp_path / "jobs.yaml"), "--jobs", "2"], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while not list((tmp_path / "out").glob("n*.yaml")) and time.time() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    written = sorted((tmp_path / "out").glob("n*.yaml"))
+    assert 0 < len(written) < 400
+    expected = (EX / "state-1.yaml").read_bytes()
+    assert all(f.read_bytes() == expected for f in written)  # whole, never half
+    assert not [f for f in os.listdir(tmp_path / "out") if f.endswith(".tmp")]
+    assert len([line for line in out.splitlines() if line.startswith("{")]) == len(written)
