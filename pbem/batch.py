@@ -150,14 +150,20 @@ def _quiet_workers() -> None:
 
 
 def run(jobs: Sequence[Job], workers: int, on_result: Callable[[dict[str, Any]], None]) -> list[dict[str, Any]]:
-    """Run every job; results come back in job order (the lines do not depend on `workers`).
+    """Run every job; results come back in job order (the lines do not depend on `workers`)."""
+    return run_parallel(run_job, jobs, workers, on_result)
+
+
+def run_parallel(fn: Callable[[Any], dict[str, Any]], jobs: Sequence[Any], workers: int,
+                 on_result: Callable[[dict[str, Any]], None]) -> list[dict[str, Any]]:
+    """`fn` over the jobs in worker processes, results in job order (`pbem batch`, `pbem selfplay`).
 
     On Ctrl-C no new job starts, the ones already running finish and keep their files, and
     KeyboardInterrupt propagates: nothing is ever left half-written."""
     results: list[dict[str, Any]] = []
     if workers <= 1 or len(jobs) <= 1:
         for job in jobs:
-            r = run_job(job)
+            r = fn(job)
             results.append(r)
             on_result(r)
         return results
@@ -172,7 +178,7 @@ def run(jobs: Sequence[Job], workers: int, on_result: Callable[[dict[str, Any]],
     try:
         while len(results) < len(jobs):
             while started < len(jobs) and len(inflight) < 2 * workers:
-                inflight.append(pool.apply_async(run_job, (jobs[started],)))
+                inflight.append(pool.apply_async(fn, (jobs[started],)))
                 started += 1
             r = inflight[0].get()  # taken off the queue only once received: Ctrl-C here loses no result
             inflight.popleft()

@@ -39,3 +39,35 @@ def batch(source: str, workers: int | None, as_json: bool) -> int:
         click.echo(b.summary(results), err=True)
     failed = [r["exit_code"] for r in results if not r["ok"]]
     return max(failed) if failed else 0
+
+
+@main.command()
+@click.argument("scenario")
+@click.option("--games", type=int, default=1, show_default=True)
+@click.option("--jobs", "workers", type=int, default=None, help="worker processes (default: the number of cores)")
+@click.option("--seed", default="selfplay", show_default=True, help="game i is played with seed SEED-i")
+@click.option("--max-steps", type=int, default=400, show_default=True)
+@json_option
+@run
+def selfplay(scenario: str, games: int, workers: int | None, seed: str, max_steps: int, as_json: bool) -> int:
+    """Whole games bot against bot: one JSON line per game (winner, length, margin), a summary, and every
+    crash or broken invariant with the seed that reproduces it (exit 1 if any)."""
+    from .. import batch as b
+    from .. import selfplay as sp
+
+    jobs = [sp.Game(scenario, seed if games == 1 and seed != "selfplay" else f"{seed}-{i}", max_steps)
+            for i in range(games)]
+    progress = b.Progress(len(jobs), sys.stderr.isatty(), lambda s: (sys.stderr.write(s), sys.stderr.flush()))
+
+    def emit(result: dict) -> None:
+        click.echo(next(b.iter_lines([result])))
+        progress.update({**result, "job": result["seed"], "error": result.get("error")})
+
+    try:
+        results = b.run_parallel(sp.play, jobs, workers or os.cpu_count() or 1, emit)
+    except KeyboardInterrupt:
+        click.echo("\ninterrupted", err=True)
+        return 130
+    if not as_json:
+        click.echo(sp.summary(results), err=True)
+    return 0 if all(r["ok"] for r in results) else 1
