@@ -32,7 +32,14 @@ test: $(STAMP)
 	$(PY) -m ruff check --quiet pbem tests bench --select F,E9,B --ignore B905,B008,B023
 	$(PY) -m pytest -q
 
-bench: compile
+# The benchmark environment also holds the packages we only compare against (diplomacy); never the game's.
+.venv-bench/.installed: pyproject.toml
+	$(PYTHON) -m venv .venv-bench
+	.venv-bench/bin/python -m pip install -qq --upgrade pip
+	.venv-bench/bin/python -m pip install -qq -e . diplomacy
+	touch .venv-bench/.installed
+
+bench: compile .venv-bench/.installed
 	$(PY) bench/run.py
 
 # Developer targets: regenerate committed data (the map needs the `mapgen` extra in a separate venv).
@@ -40,4 +47,4 @@ setup: $(STAMP)
 	$(PY) scenarios/spi-barbarossa/tools/build_setup.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache bench/out
+	rm -rf $(VENV) .venv-bench .pytest_cache bench/out

@@ -70,10 +70,61 @@ def in_process() -> dict:
     return {"runs": len(rounds), "per_second": best, "median_per_second": median, "ms_each": 1000 / best}
 
 
+def batch_ratio(n: int = 200) -> dict:
+    """`pbem batch` wall time on n jobs, --jobs 1 against --jobs 2 (target: at least 1.8 times faster)."""
+    import yaml
+
+    times = {}
+    for workers in (1, 2):
+        tmp = Path(tempfile.mkdtemp())
+        (tmp / "out").mkdir()
+        jobs = [{"id": f"j{i}", "state": str(EX / "state-0.yaml"), "orders": [str(EX / "orders-1-axis-a.yaml")],
+                 "output": f"out/n{i}.yaml", "report": f"out/r{i}.txt"} for i in range(n)]
+        (tmp / "jobs.yaml").write_text(yaml.safe_dump(jobs))
+        times[workers] = wall([PBEM, "batch", str(tmp / "jobs.yaml"), "--jobs", str(workers), "--json"])
+    return {"jobs": n, "s1": times[1], "s2": times[2], "speedup": times[1] / times[2]}
+
+
+def soak(games: int = int(os.environ.get("PBEM_SOAK_GAMES", "50"))) -> list[dict]:
+    """Every scenario of every ruleset, `games` self-play games each: crashes and broken invariants."""
+    sys.path.insert(0, str(ROOT))
+    from pbem import batch, selfplay
+    from pbem.core.scenario import builtin_scenarios
+
+    rows = []
+    for path in builtin_scenarios():
+        scen = f"{path.parent.name}/{path.name[:-len('.scenario.yaml')]}"
+        t0 = time.perf_counter()
+        results = batch.run_parallel(selfplay.play, [selfplay.Game(scen, f"soak-{i}") for i in range(games)],
+                                     os.cpu_count() or 1, lambda r: None)
+        failed = [r for r in results if not r["ok"]]
+        rows.append({"scenario": scen, "games": games, "failures": len(failed), "seconds": time.perf_counter() - t0,
+                     "first_failure": failed[0].get("reproduce") if failed else None})
+    return rows
+
+
+def outside(script: str) -> dict | None:
+    """A benchmark run in .venv-bench (it alone has the comparison packages); None if that is missing."""
+    py = ROOT / ".venv-bench/bin/python"
+    if not py.exists():
+        return None
+    import json
+
+    out = subprocess.run([str(py), str(ROOT / script)], check=True, capture_output=True, text=True, cwd=ROOT).stdout
+    return json.loads(out)
+
+
 def main() -> None:
+    import json
+
     cli = cli_ratio()
     inproc = in_process()
     split = phases()
+    batch = batch_ratio()
+    scale = json.loads(subprocess.run([PY, str(ROOT / "bench/scale.py")], check=True, capture_output=True,
+                                      text=True, cwd=ROOT).stdout)
+    dip = outside("bench/diplomacy_compare.py")
+    soaked = soak()
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
     ok_a = "meets" if cli["ratio"] <= 1.3 else "misses"
@@ -89,6 +140,23 @@ def main() -> None:
     lines += ["", "Where a cold `pbem adjudicate` spends its time (bench/phases.py, median of fresh interpreters;",
               "interpreter start-up not included):", "", "| phase | ms |", "|---|---|"]
     lines += [f"| {name} | {ms:.0f} |" for name, ms in split.items()]
+    ok_c = "meets" if batch["speedup"] >= 1.8 else "misses"
+    lines += ["", "Issue 7 (batch, scaling, comparison, soak):", "", "| measure | value | target | |", "|---|---|---|---|",
+              f"| `pbem batch` on {batch['jobs']} jobs, `--jobs 2` against `--jobs 1` | {batch['speedup']:.2f}x "
+              f"({batch['s1']:.1f} s / {batch['s2']:.1f} s) | >= 1.8 | {ok_c} |"]
+    worst = max(scale["ratio"][str(k)] / int(k) for k in scale["ratio"] if k != "1")
+    lines.append(f"| adjudication time at 4x and 16x map and units (synthetic SPI scenarios), over 1x | "
+                 f"{scale['ratio']['4']:.1f}x and {scale['ratio']['16']:.1f}x ({scale['ms']['1']:.1f} ms at 1x) | "
+                 f"<= 4x and <= 16x | {'meets' if worst <= 1.0 else 'misses'} |")
+    if dip is not None:
+        lines.append(f"| SPI player-turn in-process / `diplomacy` Game.process() of one phase, random orders | "
+                     f"{dip['ratio']:.1f} ({dip['pbem_turn_ms']:.1f} ms / {dip['diplomacy_phase_ms']:.2f} ms) | <= 1.0 | "
+                     f"{'meets' if dip['ratio'] <= 1.0 else 'misses'} |")
+    else:
+        lines.append("| SPI player-turn / `diplomacy` Game.process() | not measured (no .venv-bench) | <= 1.0 | |")
+    for row in soaked:
+        lines.append(f"| soak: {row['scenario']}, {row['games']} self-play games | {row['failures']} failures "
+                     f"({row['seconds']:.0f} s) | 0 | {'meets' if not row['failures'] else 'misses: ' + str(row['first_failure'])} |")
     report = "\n".join(lines)
     print(f"{when} on {machine}\n{report}")
     doc = ROOT / "docs/performance.md"

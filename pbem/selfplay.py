@@ -49,7 +49,7 @@ def play(job: Game) -> dict[str, Any]:
                               setup="historical" if ruleset == "spi-barbarossa" else None,
                               hidden_keys={s: hidden.key_of(secrets[s]["seed"]) for s in hiders} or None)
         bot = bot_for(ruleset)
-        for step in range(job.max_steps):
+        for step in range(job.max_steps):  # noqa: B007 - `step` is reported if a step fails
             if state.over:
                 break
             state = _step(state, bot, secrets)
