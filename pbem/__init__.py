@@ -7,7 +7,7 @@ The Python API for scripts (docs/api.md) is these functions, the same ones the C
     orders = pbem.load_orders("orders-1-axis.yaml")
     outcome = pbem.adjudicate(state, [orders])       # raises pbem.OrdersRejected with .violations
     pbem.save_state(outcome.state, "state-1.yaml")
-    print(pbem.report(outcome.state))
+    print(pbem.render_report(outcome.state))
 """
 from __future__ import annotations
 
@@ -28,13 +28,14 @@ def save_state(state: GameState, path: str, *, force: bool = False) -> None:
     write_atomic(path, dump_yaml(state.to_dict()), force=force)
 
 
-def report(state: GameState, fmt: str = "text") -> str:
-    """The turn report of the step that made `state`: text (email), md or json."""
+def render_report(state: GameState, fmt: str = "text") -> str:
+    """The turn report of the step that made `state`: text (email), md or json. (Not `report`: that name is
+    the `pbem.report` package, which an import would put back in its place.)"""
     from .report import render
 
     return render(state.to_dict(), state.hash(), fmt)
 
 
 __all__ = ["GameState", "OrdersFile", "Outcome", "Event", "Violation", "load_state", "load_orders", "load_secret",
-           "new_game", "check", "adjudicate", "verify", "save_state", "report", "PbemError", "InputError",
+           "new_game", "check", "adjudicate", "verify", "save_state", "render_report", "PbemError", "InputError",
            "SchemaError", "MismatchError", "UsageError", "OrdersRejected", "VerificationFailed", "__version__"]

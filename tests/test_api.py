@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_the_api_is_the_cli_functions():
     assert pbem.adjudicate is game.adjudicate and pbem.load_state is game.load_state and pbem.verify is game.verify
-    assert set(pbem.__all__) >= {"load_state", "load_orders", "adjudicate", "verify", "save_state", "report"}
+    assert set(pbem.__all__) >= {"load_state", "load_orders", "adjudicate", "verify", "save_state", "render_report"}
 
 
 def test_the_docs_example_runs(capsys):
