@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ...board.search import reachable
 from ...core.errors import ReferenceError_
-from ...core.events import Event, Violation
 from ...core.orders import Order
+from ..common.step import StepLog
 from .data import AXIS, SOVIET, SpiData
 from .position import Position, PUnit
 
@@ -21,26 +21,11 @@ def rule(case: str) -> str:
 
 
 @dataclass
-class Step:
+class Step(StepLog):
     """Everything one step's adjudication accumulates: events, violations, the dropped orders."""
 
     pos: Position
-    side: str
-    phase_label: str
-    drop: frozenset[int] = frozenset()
-    events: list[Event] = field(default_factory=list)
-    violations: list[Violation] = field(default_factory=list)
-
-    def event(self, kind: str, text: str, **data: object) -> None:
-        self.events.append(Event.make(kind, self.phase_label, text, **data))
-
-    def fail(self, order: Order | None, code: str, case: str, message: str, *, unit: str | None = None,
-             place: int | str | None = None, hint: str = "") -> None:
-        if isinstance(place, int):
-            place = self.pos.label(place)
-        self.violations.append(Violation(
-            code=code, rule=rule(case), message=message, order=order.index if order else None,
-            order_text=order.text() if order else "", unit=unit, place=place, hint=hint))
+    cite: Callable[[str], str] = field(default=rule, repr=False)
 
     def own_unit(self, order: Order, uid: str, *, on_map: bool = True) -> PUnit | None:
         u = self.pos.units.get(uid)

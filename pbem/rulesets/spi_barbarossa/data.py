@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Mapping
 
 from ...board.hexgrid import HexGrid
+from ..common.odds import odds_column  # noqa: F401  (re-exported: the rounding rule is shared)
 from ...core.errors import ReferenceError_, SchemaError
 from ...core.scenario import Scenario
 
@@ -65,18 +65,6 @@ class Crt:
     def column_for(self, attack: int, defense: int) -> tuple[int, int] | None:
         """Odds rounded in favour of the defender (COMBAT (G)); None when below the table."""
         return odds_column(attack, defense, self.columns)
-
-
-def odds_column(attack: int, defense: int, columns: tuple[tuple[int, int], ...]) -> tuple[int, int] | None:
-    """The highest column whose ratio does not exceed attack:defense (COMBAT (G), rounding for the defender)."""
-    if defense <= 0:
-        return columns[-1]
-    ratio = Fraction(attack, defense)
-    best = None
-    for col in columns:
-        if Fraction(col[0], col[1]) <= ratio:
-            best = col
-    return best
 
 
 def odds_text(col: tuple[int, int] | None) -> str:

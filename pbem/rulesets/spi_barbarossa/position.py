@@ -10,6 +10,7 @@ from typing import Any, Iterable
 
 from ...core.frozen import freeze, thaw
 from ...core.state import GameState, Unit
+from ..common.position import Occupancy
 from .data import AXIS, SOVIET, CounterType, SpiData, enemy  # noqa: F401
 
 # Countries behind the Axis side of the 1941 front (German-held or allied); Sweden is neutral: nobody's.
@@ -49,7 +50,7 @@ class PUnit:
         return self.status == "active" and self.loc is not None
 
 
-class Position:
+class Position(Occupancy):
     """Units by id and by hex, and who last passed through each hex."""
 
     def __init__(self, data: SpiData, state: GameState) -> None:
@@ -60,33 +61,16 @@ class Position:
         self.turn = state.turn
         self.weather = data.weather_for(state.date)
         self.units: dict[str, PUnit] = {}
-        self.occ: dict[int, list[str]] = {}
         for u in state.units:
             loc = self.board.index(u.location) if u.location is not None else None
-            pu = PUnit(u.id, u.side, data.counter(u.type), loc, u.status, thaw(u.flags))
-            self.units[u.id] = pu
-            if pu.active:
-                self.occ.setdefault(loc, []).append(u.id)
+            self.units[u.id] = PUnit(u.id, u.side, data.counter(u.type), loc, u.status, thaw(u.flags))
+        self._init_occupancy()
         self.extras: dict[str, Any] = thaw(state.extras)
         self.passed: list[str | None] = list(home_sides(data))
         for h, side in self.extras.get("passed", {}).items():
             self.passed[self.board.index(h)] = side
         self.vacated: set[int] = set()  # hexes of overrun units, treated as vacant (OVERRUN procedure)
-        self.version = 0  # bumped on every change; caches compare it
-        self._memo: dict = {}
         self._sigs: dict[tuple[str, bool], tuple[int, tuple]] = {}
-
-    @property
-    def memo(self) -> dict:
-        """Memo of supply areas and ZOCs, keyed by `signature` (read it; store through `remember`)."""
-        return self._memo
-
-    def remember(self, key: tuple, value: Any) -> Any:
-        """Store a memo entry and return it; the memo is bounded so it cannot grow without limit."""
-        if len(self._memo) >= 64:
-            self._memo.clear()
-        self._memo[key] = value
-        return value
 
     def signature(self, side: str, own: bool = True) -> tuple:
         """Everything a supply trace or ZOC of `side` depends on: occupied hexes, supply units,
@@ -109,47 +93,11 @@ class Position:
         return sig
 
     # --- queries -------------------------------------------------------------------
-    def at(self, hex_: int) -> list[PUnit]:
-        return [self.units[u] for u in self.occ.get(hex_, ())]
-
-    def side_at(self, hex_: int) -> str | None:
-        ids = self.occ.get(hex_)
-        return self.units[ids[0]].side if ids else None
-
     def enemy_occupied(self, hex_: int, side: str) -> bool:
         """Occupied by the enemy, unless the enemy there is being overrun (treated as vacant)."""
         return self.side_at(hex_) == enemy(side) and hex_ not in self.vacated
 
-    def active_units(self, side: str | None = None) -> list[PUnit]:
-        return [u for u in self.units.values() if u.active and (side is None or u.side == side)]
-
-    def label(self, hex_: int) -> str:
-        return self.board.label(self.board.ids[hex_])
-
-    def hex_id(self, hex_: int) -> str:
-        return self.board.ids[hex_]
-
     # --- changes -------------------------------------------------------------------
-    def place(self, unit: PUnit, hex_: int) -> None:
-        if unit.active:
-            self.occ[unit.loc].remove(unit.id)
-            if not self.occ[unit.loc]:
-                del self.occ[unit.loc]
-        unit.loc = hex_
-        unit.status = "active"
-        self.occ.setdefault(hex_, []).append(unit.id)
-        self.occ[hex_].sort()
-        self.version += 1
-
-    def remove(self, unit: PUnit, status: str = "eliminated") -> None:
-        if unit.active:
-            self.occ[unit.loc].remove(unit.id)
-            if not self.occ[unit.loc]:
-                del self.occ[unit.loc]
-        unit.loc = None
-        unit.status = status
-        self.version += 1
-
     def vacate(self, hex_: int) -> None:
         """Overrun units are ignored until the end of the phase (OVERRUN procedure)."""
         self.vacated.add(hex_)
