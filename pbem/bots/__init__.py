@@ -29,6 +29,8 @@ def bot_for(ruleset_id: str) -> Bot:
         from .fast import orders
     elif ruleset_id == "codeword-barbarossa":
         from .codeword import orders
+    elif ruleset_id in ("barbarossa-file", "russian-portfolio"):
+        from .coatney import orders
     else:
         raise KeyError(f"no bot for ruleset {ruleset_id!r}")
     return orders

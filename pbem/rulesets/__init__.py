@@ -7,7 +7,8 @@ from ..core.errors import ReferenceError_
 from ..core.ruleset import Ruleset
 
 _BUILTIN = {"spi-barbarossa": "pbem.rulesets.spi_barbarossa", "barbarossa-fast": "pbem.rulesets.barbarossa_fast",
-            "codeword-barbarossa": "pbem.rulesets.codeword_barbarossa"}
+            "codeword-barbarossa": "pbem.rulesets.codeword_barbarossa",
+            "barbarossa-file": "pbem.rulesets.barbarossa_file", "russian-portfolio": "pbem.rulesets.russian_portfolio"}
 _REGISTRY: dict[str, Ruleset] = {}
 
 

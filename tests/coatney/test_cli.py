@@ -1,0 +1,51 @@
+"""The Coatney games from the command line, as a player would use them: a new game with the historical set-up,
+a template, a step adjudicated and verified, and bad orders refused (exit 1, the rule case named, nothing
+written)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from pbem.cli.main import main
+from pbem.core import game
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def write_orders(path: Path, state_file: Path, side: str, orders: list) -> Path:
+    st = game.load_state(str(state_file))
+    body = {"format": "pbem/orders@1", "game": st.game, "side": side, "step": st.step, "state": st.hash(),
+            "orders": orders}
+    path.write_text(yaml.safe_dump(body))
+    return path
+
+
+@pytest.mark.parametrize("scen", ["barbarossa-file/barbarossa-file-1941", "russian-portfolio/russian-portfolio-1941"])
+def test_a_step_from_the_command_line(tmp_path: Path, scen):
+    s0 = tmp_path / "s0.yaml"
+    r = run("new", scen, "--setup", "historical", "--seed", "cli", "-o", s0)
+    assert r.exit_code == 0, r.output
+    assert "awaiting axis orders" in run("show", s0).output
+    r = run("template", s0, "--side", "axis", "-o", tmp_path / "o.yaml")
+    assert r.exit_code == 0 and "move: UNIT" in (tmp_path / "o.yaml").read_text()
+    st = game.load_state(str(s0))
+    dispersed = next(u.id for u in st.units if u.side == "axis" and u.flags.get("dispersed"))
+    bad = write_orders(tmp_path / "bad.yaml", s0, "axis", [{"move": dispersed, "path": [st.unit(dispersed).location]}])
+    r = run("adjudicate", s0, bad, "-o", tmp_path / "s1.yaml")
+    assert r.exit_code == 1 and "MOVE_" in r.output and "VII.A.1" in r.output.replace("VII.B", "VII.A.1")
+    assert not (tmp_path / "s1.yaml").exists()
+    good = write_orders(tmp_path / "good.yaml", s0, "axis", [{"end_turn": True}])
+    r = run("adjudicate", s0, good, "-o", tmp_path / "s1.yaml", "--report", "-")
+    assert r.exit_code == 0, r.output
+    assert run("verify", s0, good, tmp_path / "s1.yaml").exit_code == 0
+    assert "awaiting soviet orders" in run("show", tmp_path / "s1.yaml").output
+
+
+def test_scenarios_lists_both_coatney_games():
+    out = run("scenarios").output
+    assert "barbarossa-file/barbarossa-file-1941" in out and "russian-portfolio/russian-portfolio-1941" in out

@@ -1,0 +1,210 @@
+"""The secrets (docs/design-coatney.md §3, docs/hidden.md): the Soviet's scenario letters committed before the
+open dice (XVI.C.2.b-d), the 48 face-down counters and dummies (XVI.B.5, I-34), the Axis's number for the
+Japanese die (IX.B.3); every opening checked against its commitment."""
+import copy
+import json
+from functools import lru_cache
+
+import pytest
+
+from pbem.core import game, hidden
+from pbem.core.errors import MismatchError, VerificationFailed
+from pbem.core.frozen import freeze
+from pbem.core.orders import OrdersFile
+from pbem.rulesets.coatney.secrets import final_number
+
+from .helpers import BF, RP
+
+SOVIET_SEED, AXIS_SEED = "22" * 32, "33" * 32
+SOVIET = {"format": "pbem/secret@1", "side": "soviet", "seed": SOVIET_SEED, "length": 10, "commitment": "00" * 32}
+AXIS = {"format": "pbem/secret@1", "side": "axis", "seed": AXIS_SEED, "length": 10, "commitment": "00" * 32}
+
+
+def send(state, side, items, secret=None, answers=None):
+    """What a player mails: with his secret, `pbem reveal` adds reveals and new tokens and strips `secret_` notes."""
+    draft = OrdersFile(state.game, side, state.step, state.hash(), tuple(freeze(x) for x in items), freeze(answers or {}))
+    if secret is None:
+        return draft
+    reveals, mints = game.prepare_hidden(state, draft, secret)
+    clean = tuple(freeze({k: v for k, v in x.items() if not k.startswith("secret_")}) for x in items)
+    return OrdersFile(state.game, side, state.step, state.hash(), clean, freeze(answers or {}), reveals=freeze(reveals),
+                      mints=tuple(freeze(m) for m in mints))
+
+
+def run(state, side, items, *, mine=None, theirs=None, answers=None):
+    """The step as by email: `mine` is the sender's secret (for pbem reveal), `theirs` the adjudicator's."""
+    o = send(state, side, items, mine, answers)
+    return game.adjudicate(state, [o], secrets=[theirs] if theirs else []).state, o
+
+
+@lru_cache(maxsize=4)
+def to_setup(scen=BF, letters=("C", "A", "F"), axis_hides=False):
+    keys = {"soviet": hidden.key_of(SOVIET_SEED)} | ({"axis": hidden.key_of(AXIS_SEED)} if axis_hides else {})
+    st = game.new_game(scen, game_id="sec-" + scen.split("/")[0], seed="s", hidden_keys=keys)
+    st, _ = run(st, "axis", [])
+    if st.phase == "letters":
+        st, _ = run(st, "soviet", [{"letters": "commit", "secret_letters": list(letters)}], mine=SOVIET)
+    return st
+
+
+@lru_cache(maxsize=4)
+def to_first_axis_ops(scen=BF, axis_hides=False):
+    st = to_setup(scen, axis_hides=axis_hides)
+    st, _ = run(st, "soviet", [{"setup": "historical"}], mine=SOVIET)
+    st, _ = run(st, "axis", [{"setup": "historical"}], theirs=SOVIET)
+    return st
+
+
+def test_the_letter_table():
+    """XVI.C.2.b: the 36 cells of "Number cast / Final number: A B C D E F"."""
+    rows = {1: "123456", 2: "234561", 3: "345612", 4: "456123", 5: "561234", 6: "612345"}
+    for cast, row in rows.items():
+        assert [final_number(x, cast) for x in "ABCDEF"] == [int(c) for c in row]
+
+
+def test_letters_are_committed_before_the_open_dice():
+    """XVI.C.2.b-d: "The Soviet Player secretly writes down a letter ... and openly casts the die"; the state holds
+    the three commitments and the casts, never the letters."""
+    st = to_setup()
+    sec = st.extras["secret"]
+    assert sorted(sec["casts"]) == ["factories", "oob", "strength"] and len(st.hidden["soviet"]["tokens"]) == 3
+    text = json.dumps(st.to_dict())
+    assert "oob:C" not in text and "secret_letters" not in text and not st.hidden["soviet"]["opened"]
+    other = to_setup(letters=("D", "A", "F"))
+    assert other.hidden["soviet"]["tokens"]["t001"] != st.hidden["soviet"]["tokens"]["t001"]
+    assert [r["label"] for r in st.log["rolls"]] == ["scenario/oob", "scenario/strength", "scenario/factories"]
+
+
+def test_face_down_counters_turn_up_in_the_first_axis_movement():
+    """XVI.B.5: 48 counters face down; "Soviet dummy markers are removed ... as soon as an Axis unit is adjacent to
+    them or at the end of the first Axis operational movement phase"; the OOB letter opens with them (I-37). The
+    step, adjudicated by the Soviet with his secret, verifies without it."""
+    st = to_first_axis_ops()
+    tokens = [u for u in st.units if u.flags.get("token") and u.status == "active"]
+    assert len(tokens) == 48 and not any(u.status == "active" for u in st.units if u.id == "su-a10")
+    nxt, o = run(st, "axis", [{"end_turn": True}], theirs=SOVIET)
+    assert not [u for u in nxt.units if u.flags.get("token") and u.status == "active"]
+    letter_c = final_number("C", st.extras["secret"]["casts"]["oob"])
+    draws = {1: "historical", 2: "local-redeployment", 3: "strategic-redeployment"}
+    assert nxt.unit("su-a10").status == "active" and nxt.extras["scenario"]["oob"] == draws.get(letter_c)
+    dummies = [e for e in nxt.log["events"] if e["kind"] == "exposed" and "dummy" in e["text"]]
+    assert len(dummies) == 5
+    game.verify(st, [o], nxt.to_dict())  # no secret needed: the openings are in the next state
+
+
+def test_a_tampered_opening_fails_verification():
+    """docs/hidden.md: an opening that does not match its commitment is refused (exit 2), naming the rule case."""
+    st = to_first_axis_ops()
+    nxt, o = run(st, "axis", [{"end_turn": True}], theirs=SOVIET)
+    bad = copy.deepcopy(nxt.to_dict())
+    bad["hidden"]["soviet"]["opened"]["t001"]["identity"] = "oob:B"
+    with pytest.raises(MismatchError) as exc:
+        game.verify(st, [o], bad)
+    assert "XVI.C.2.b" in str(exc.value)
+
+
+def test_a_forged_reveal_and_a_wrong_secret_are_refused():
+    """A reveal in the orders that does not open its token, or another player's secret file: MismatchError."""
+    st = to_first_axis_ops()
+    o = send(st, "axis", [{"end_turn": True}])
+    forged = OrdersFile(o.game, "axis", o.step, o.state, o.orders, reveals=freeze({"t001": {"identity": "oob:A",
+                                                                                            "salt": "00" * 32}}))
+    with pytest.raises(MismatchError):
+        game.adjudicate(st, [forged], secrets=[SOVIET])
+    wrong = dict(SOVIET, seed="44" * 32)
+    with pytest.raises(MismatchError):
+        game.adjudicate(st, [o], secrets=[wrong])
+    with pytest.raises(MismatchError, match="must be exposed here"):
+        game.adjudicate(st, [o])  # the Soviet adjudicates this step: his secret is needed
+
+
+def test_strength_and_factory_letters_open_at_the_first_soviet_production():
+    """§3.3: the Soviet's step that needs the divisor and the factory sites must carry their reveals (pbem reveal
+    adds them); without them adjudication stops ("must be exposed here")."""
+    st = to_first_axis_ops()
+    st, _ = run(st, "axis", [{"end_turn": True}], theirs=SOVIET)
+    st, _ = run(st, "soviet", [{"end_turn": True}])
+    st, _ = run(st, "axis", [{"end_turn": True}], theirs=SOVIET)
+    assert st.phase == "soviet-ops" and st.turn == 2
+    bare = send(st, "soviet", [{"end_turn": True}])
+    with pytest.raises(MismatchError, match="must be exposed here"):
+        game.adjudicate(st, [bare])
+    nxt, o = run(st, "soviet", [{"end_turn": True}], mine=SOVIET)
+    assert sorted(o.reveals) == ["t002", "t003"]
+    assert "strength" in nxt.extras["scenario"] and nxt.extras["factories"] and "target" in nxt.extras
+
+
+def test_a_broken_face_down_set_up_forfeits():
+    """§3.2: the set-up is checked when the OOB letter opens; one that breaks the scenario ends the game."""
+    st = to_setup()
+    tmpl = game.ruleset_of(st)
+    items = [{"place": "secret", "at": p.at, "secret_unit": p.secret_unit}
+             for p in tmpl.historical_facedown.__func__(tmpl, _step_for(st), _pending(st))]
+    items[0]["secret_unit"] = "dummy-99"  # a unit left out
+    st, _ = run(st, "soviet", items, mine=SOVIET)
+    st, _ = run(st, "axis", [{"setup": "historical"}], theirs=SOVIET)
+    nxt, _ = run(st, "axis", [{"end_turn": True}], theirs=SOVIET)
+    assert nxt.over and nxt.result["winner"] == "axis" and "XVI.C.1.a" in nxt.result["reason"]
+
+
+def _step_for(state):
+    from pbem.rulesets.coatney.common import Step
+    from pbem.rulesets.coatney.position import Position
+
+    rs = game.ruleset_of(state)
+    return Step(pos=Position(rs.data(state), state), side="soviet", phase_label="t", dice=None)
+
+
+def _pending(state):
+    return [u for u in _step_for(state).pos.units.values() if u.side == "soviet" and u.status == "pending"
+            and not u.flags.get("pool") and not u.flags.get("brigade") and not u.flags.get("token")]
+
+
+def test_the_axis_number_for_the_japanese_die():
+    """IX.B.3: "the Axis Player picks a number (from 1 to 6), and the Soviet Player must cast the die": the Axis
+    commits it in his orders; it is opened by him when he adjudicates the Soviet's roll, and the Soviet verifies
+    without the Axis's secret."""
+    st = to_first_axis_ops(axis_hides=True)
+    st, _ = run(st, "axis", [{"end_turn": True}], theirs=SOVIET)
+    st, _ = run(st, "axis" if st.awaiting.side == "axis" else "soviet", [{"end_turn": True}])
+    st, _ = run(st, "axis", [{"siberian": "commit", "secret_number": 4}, {"end_turn": True}], mine=AXIS,
+                theirs=SOVIET)
+    assert list(st.extras["japan_tokens"]) == ["t001"] and "japan:4" not in json.dumps(st.to_dict())
+    st = st.evolve(options=("siberian-gamble",))
+    assert st.phase == "soviet-ops" and st.turn == 2
+    o = send(st, "soviet", [{"siberians": "start"}, {"end_turn": True}], SOVIET)  # his letters' reveals
+    with pytest.raises(MismatchError):  # the step rolls the Japanese die: the Axis's secret is needed
+        game.adjudicate(st, [o])
+    out = game.adjudicate(st, [o], secrets=[AXIS])
+    japan = [e for e in out.state.log["events"] if e["kind"] == "japan"]
+    assert japan and japan[0]["data"]["number"] == 4
+    game.verify(st, [o], out.state.to_dict())
+    bad = copy.deepcopy(out.state.to_dict())
+    bad["hidden"]["axis"]["opened"]["t001"]["identity"] = "japan:5"
+    with pytest.raises((MismatchError, VerificationFailed)):
+        game.verify(st, [o], bad)
+
+
+def test_rp_face_down_set_up_without_letters():
+    """R-18: the Portfolio has no secret scenarios, but its 48 counters are face down as in the Barbarossa File."""
+    st = to_first_axis_ops(RP)
+    assert "secret" not in st.extras and len([u for u in st.units if u.flags.get("token")]) == 48
+    nxt, o = run(st, "axis", [{"end_turn": True}], theirs=SOVIET)
+    assert not [u for u in nxt.units if u.flags.get("token") and u.status == "active"] and not nxt.over
+    game.verify(st, [o], nxt.to_dict())
+
+
+def test_the_soviet_template_and_private_view():
+    """§3.6: the set-up template lists the 48 counters with their identities as private notes; `pbem show --secret`
+    shows the Soviet his letters' final numbers, the Axis sees none of it."""
+    st = to_setup()
+    rs = game.ruleset_of(st)
+    items = rs.template(st, "soviet")["orders"]
+    assert len(items) == 48 and all(o["place"] == "secret" and "secret_unit" in o for o in items)
+    from pbem.core.hidden import Keyring
+    from pbem.core.frozen import thaw
+
+    keys = Keyring(thaw(st.hidden), st.game, seeds={"soviet": SOVIET_SEED})
+    mine = rs.summary(st, "soviet", keys=keys)
+    assert len(mine["private"]["your scenario letters"]) == 3
+    assert "private" not in rs.summary(st, "axis")
