@@ -92,7 +92,8 @@ def scenarios(as_json: bool) -> None:
         s = find_scenario(str(p))
         rows.append({"id": f"{p.parent.name}/{p.name[:-14]}", "ruleset": s.ruleset, "name": s.doc["name"],
                      "options": sorted(k for k, v in s.doc.get("options", {}).items() if v.get("implemented"))})
-    text = "\n".join(f"{r['id']:<36} {r['name']}" for r in rows) or "no scenarios found"
+    width = max((len(r["id"]) for r in rows), default=0)
+    text = "\n".join(f"{r['id']:<{width}}  {r['name']}" for r in rows) or "no scenarios found"
     _out(rows, as_json, text)
 
 
