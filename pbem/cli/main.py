@@ -447,7 +447,10 @@ def odds(attack: int, defense: int, scenario: str, double: bool, finns: bool, ai
 def route(state_file: str, unit: str, target: str, as_json: bool) -> None:
     """Cheapest legal path for UNIT to HEX this movement phase (a help for writing orders)."""
     state = game.load_state(state_file)
-    res = game.ruleset_of(state).route(state, unit, target)
+    rs = game.ruleset_of(state)
+    if not hasattr(rs, "route"):
+        raise UsageError(f"{rs.id} has no route helper yet (it exists for spi-barbarossa)")
+    res = rs.route(state, unit, target)
     if res["path"] is None:
         text = f"{unit} cannot reach {res['to']} (enemy units, water or the rules block every path)"
     else:

@@ -11,6 +11,14 @@ COMBAT_HEADERS = ["#", "Hex", "Attackers", "Defenders", "A:D", "Terrain", "Odds"
 COMBAT_WIDTHS = [2, 8, 11, 10, 5, 7, 5, 3, 3, 6]  # with two-space gaps: at most 78 columns
 
 
+TABLE_FIELDS = ("number", "hex_label", "attackers", "defenders", "attack", "defense", "terrain", "odds", "crt", "result")
+
+
+def _tabular(e: Mapping[str, Any]) -> bool:
+    """A combat event with the CRT-table fields (SPI Barbarossa's); other rulesets' combats print as text."""
+    return e["kind"] == "combat" and all(k in e.get("data", {}) for k in TABLE_FIELDS)
+
+
 def _combat_rows(events: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
     rows = []
     for e in events:
@@ -63,7 +71,7 @@ def render_text(state: Mapping[str, Any], state_hash: str) -> str:
     for phase, group in groupby(events, key=lambda e: e["phase"]):
         group = list(group)
         out += ["", phase, "-" * min(WIDTH, len(phase))]
-        combats = [e for e in group if e["kind"] == "combat"]
+        combats = [e for e in group if _tabular(e)]
         if combats:
             table = _table(_combat_rows(combats), "simple", COMBAT_WIDTHS)
             out += [table, ""]
@@ -73,7 +81,7 @@ def render_text(state: Mapping[str, Any], state_hash: str) -> str:
                         + (f", roll {d['label']}" if d.get("label") else ", no roll (below the table)")
                         + f", supply {d['supply'] or '-'}: " + ("; ".join(d["consequences"]) or "no effect"))
                 out.append(_wrap(line))
-        out += [_wrap(e["text"]) for e in group if e["kind"] != "combat"]
+        out += [_wrap(e["text"]) for e in group if not _tabular(e)]
     voided = log.get("voided", [])
     if voided:
         out += ["", "Orders voided by the referee (--void-illegal)", "-" * 45]
@@ -96,8 +104,8 @@ def render_markdown(state: Mapping[str, Any], state_hash: str) -> str:
     for phase, group in groupby(log.get("events", []), key=lambda e: e["phase"]):
         group = list(group)
         out += ["", f"## {phase}", ""]
-        out += [f"- {e['text']}" for e in group if e["kind"] != "combat"]
-        combats = [e for e in group if e["kind"] == "combat"]
+        out += [f"- {e['text']}" for e in group if not _tabular(e)]
+        combats = [e for e in group if _tabular(e)]
         if combats:
             out += ["", _table(_combat_rows(combats), "github", None), ""]
             out += [f"- attack {e['data']['number']}: " + ("; ".join(e["data"]["consequences"]) or "no effect") for e in combats]
