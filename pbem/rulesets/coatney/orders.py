@@ -144,6 +144,22 @@ class WinterOffensive(Order):
 
 
 @dataclass(frozen=True)
+class Evacuate(Order):
+    """IX.A.1.b.4: one stage of a tank factory's three-turn evacuation, the factory named by the city it left
+    (or, before it leaves, the city it is in): `entrain`, then `move` (to a city or `siberia`), then `detrain`."""
+
+    factory: str
+    stage: str  # entrain | move | detrain
+    to: str | None = None
+
+    def text(self) -> str:
+        return f"evacuate the factory of {self.factory}: {self.stage}" + (f" to {self.to}" if self.to else "")
+
+
+EVACUATION_STAGES = ("entrain", "move", "detrain")
+
+
+@dataclass(frozen=True)
 class EndTurn(Order):
     """Skip the remaining reserve phases of this player-turn."""
 
@@ -194,7 +210,7 @@ class Commit(Order):
 
 
 VERBS = ("move", "attack", "rail", "sail", "replace", "reinforce", "siberians", "eliminate", "reduce", "paradrop",
-         "winter_offensive", "end_turn", "end_game", "place", "date_if_odd", "setup", "letters", "siberian")
+         "evacuate", "winter_offensive", "end_turn", "end_game", "place", "date_if_odd", "setup", "letters", "siberian")
 ATTACK_KEYS = {"attack", "with", "factors", "exchange", "exchange_eliminates", "losses", "advance", "r2_routes",
                "breakthrough", "cancel_if", "overrun"}
 
@@ -243,6 +259,16 @@ def build(i: int, raw: Mapping[str, Any], where: str) -> Order:
         return (Replace if verb == "replace" else Reinforce)(i, str(d[verb]), str(_need(d, "at", where, i)))
     if verb == "eliminate":
         return Eliminate(i, str(d["eliminate"]))
+    if verb == "evacuate":
+        stage = str(_need(d, "stage", where, i))
+        if stage not in EVACUATION_STAGES:
+            raise SchemaError("malformed order", where=where,
+                              problems=[f"$.orders[{i}].stage: one of {', '.join(EVACUATION_STAGES)}"])
+        to = d.get("to")
+        if (stage == "move") != (to not in (None, "")):
+            raise SchemaError("malformed order", where=where, problems=[
+                f"$.orders[{i}]: `to` (a city or siberia) is required with stage move, and only with it"])
+        return Evacuate(i, str(d["evacuate"]), stage, str(to) if to not in (None, "") else None)
     if verb == "paradrop":
         return Paradrop(i, str(d["paradrop"]), as_list(_need(d, "to", where, i)))
     if verb == "place":

@@ -73,7 +73,10 @@ RP = GameParams(
     own_sections=("III", "IV", "VI", "VII", "VIII", "IX", "X", "XI.A", "XI.B", "XI.C"),
     case_map={"VII.A.1": "VII.B", "VII.A.2": "VII.B", "VII.B": "VII.C", "XI.B.4": "III",
               "X.B.9": "X.B.8", "X.B.10": "X.B.9", "X.B.11": "X.B.10", "IX.A.1.d": "IX.A.1.c",
-              "XIII.E E": "VII.A", "VI.B.3 (overrun)": "(BF VI.B.3)", "XI.D": "(BF XI.D)"},
+              "XIII.E E": "VII.A", "VI.B.3 (overrun)": "(BF VI.B.3)", "XI.D": "(BF XI.D)",
+              # RP's IX.A.1.b stops at 3): the evacuation follows BF
+              **{c: f"(BF {c})" for c in ("IX.A.1.b.4", "IX.A.1.b.4.a", "IX.A.1.b.4.b", "IX.A.1.b.4.c",
+                                          "IX.A.1.b.4.d")}},
     bad_weather="halve", bonus={SOVIET: 3, AXIS: 2}, bonus_into_ezoc="dispersed", river_into_ezoc_cost=1,
     ezoc_rules="rp", dispersed_zoc=False, division_zoc=True, enter_parabrigade=False, river_shift="all",
     advance_disperses=True, engaged_word="Spent", axis_rail_sizes=("corps",), detrain_any_city=True,

@@ -3,8 +3,9 @@ replacement builds, the Siberian Reserve and the Japanese die.
 
 Soviet infantry: the major Soviet cities he holds in supply and rail reach, Moscow 2 (RP: Leningrad too),
 Siberia 6, divided by the strength scenario's divisor (BF; RP none), plus Lend-Lease from game-turn 3.
-Armor: one point per active, rail-reachable, supplied tank factory and the Siberian one. Axis: BF one
-armor factor on odd game-turns and one infantry factor on even ones; RP two of each every turn.
+Armor: one point per active, rail-reachable, supplied tank factory and the Siberian one (and any evacuated
+there). Axis: BF one armor factor on odd game-turns and one infantry factor on even ones; RP two of each every
+turn. The Soviet tank-factory evacuation (IX.A.1.b.4, I-39) is at the end of this module.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import Any, Mapping
 from ...core.orders import Order
 from .common import Step
 from .data import ARMOR_TYPE
-from .orders import Reinforce, Replace, Siberians
+from .orders import Evacuate, Reinforce, Replace, Siberians
 from .params import AXIS, SOVIET
 from .position import Position, PUnit
 
@@ -64,7 +65,7 @@ def production(pos: Position) -> tuple[int, int, list[str]]:
             infantry += 1
             notes.append("1 Lend-Lease")
     factories = pos.extras.get("factories") or {}
-    armor = 1  # the Siberian factory (IX.A.1.b.2)
+    armor = 1 + int(pos.extras.get("siberian_factories", 0))  # the Siberian factory (IX.A.1.b.2), and evacuated ones
     for hid, status in sorted(factories.items()):
         h = pos.board.index(hid)
         if status == "active" and pos.control[h] == SOVIET and h in region and h in supplied:
@@ -76,17 +77,29 @@ def production(pos: Position) -> tuple[int, int, list[str]]:
     return infantry, armor, notes
 
 
-def credit(step: Step) -> None:
-    """At the start of the side's R/R&SMP: its factors for this turn (none on game-turn 1, XVI.B.6)."""
+def open_books(step: Step, evacuating: bool = False) -> None:
+    """The start of the side's R/R&SMP, before any order: factories lost (IX.A.1.b.3), evacuated factories that
+    produce again (IX.A.1.b.4.c), and the Soviet letters the rules need now (docs/design-coatney.md §3.3): both
+    from game-turn 2, the factory letter earlier if the Soviet evacuates a factory (I-39)."""
     pos, side = step.pos, step.side
     check_factories(step)
-    if pos.turn < 2:
+    if side != SOVIET:
         return
-    if side == SOVIET and pos.extras.get("secret"):
+    resume_factories(step)
+    if pos.extras.get("secret"):
         from . import secrets
 
         for which in ("strength", "factories"):
-            secrets.open_letter(step, which)  # the rules need them now (docs/design-coatney.md §3.3)
+            if pos.turn >= 2 or (which == "factories" and evacuating):
+                secrets.open_letter(step, which)
+
+
+def credit(step: Step) -> None:
+    """At the start of the side's R/R&SMP (after `open_books` and the evacuation orders): its factors for this
+    turn (none on game-turn 1, XVI.B.6)."""
+    pos, side = step.pos, step.side
+    if pos.turn < 2:
+        return
     p = pools(pos, side)
     if side == SOVIET:
         inf, arm, notes = production(pos)
@@ -109,7 +122,7 @@ def check_factories(step: Step) -> None:
     pos = step.pos
     factories = pos.extras.get("factories") or {}
     for hid, status in sorted(factories.items()):
-        if status == "active" and pos.control[pos.board.index(hid)] == AXIS:
+        if status in ("active", "detrained") and pos.control[pos.board.index(hid)] == AXIS:
             factories[hid] = "destroyed"
             step.event("factory", f"the tank factory at {pos.label(pos.board.index(hid))} is destroyed (IX.A.1.b.3)",
                        hex=hid)
@@ -354,3 +367,171 @@ def end_of_phase(step: Step, answers: Mapping[str, Mapping[str, Any]], keys: Any
     if face == number:
         pos.extras["game_over"] = {"winner": AXIS, "reason": f"Japan attacks the Soviet Far East (the die showed the "
                                    f"Axis's {number}, IX.B.3)", "date": pos.date}
+
+
+# --- the evacuation of a tank factory (IX.A.1.b.4, I-39) -----------------------------------------------------
+# extras.evacuations: {city the factory left: {stage: 1|2|3, turn: game-turn of the last stage, to: hex|siberia}}.
+# Stage 1 takes the factory out of extras.factories (it produces nothing and cannot be destroyed in transit,
+# I-40); stage 3 puts it in its new city as `detrained` (or, for Siberia, keeps the record); it becomes
+# `active` (or one more Siberian factory) at the start of the next Soviet R/R&SMP.
+STAGES = {"entrain": 1, "move": 2, "detrain": 3}
+STAGE_CASE = {1: "IX.A.1.b.4.a", 2: "IX.A.1.b.4.b", 3: "IX.A.1.b.4.c"}
+SIBERIA = "siberia"
+
+
+def evacuations(pos: Position) -> dict[str, dict[str, Any]]:
+    return pos.extras.setdefault("evacuations", {})
+
+
+def resume_factories(step: Step) -> None:
+    """IX.A.1.b.4.c: a factory detrained in an earlier turn produces again from this R/R&SMP."""
+    pos = step.pos
+    evac = pos.extras.get("evacuations") or {}
+    for origin, rec in sorted(evac.items()):
+        if rec.get("stage") != 3 or int(rec["turn"]) >= pos.turn:
+            continue
+        del evac[origin]
+        to = rec.get("to")
+        if to == SIBERIA:
+            pos.extras["siberian_factories"] = int(pos.extras.get("siberian_factories", 0)) + 1
+            where = "in Siberia"
+        else:
+            factories = pos.extras.setdefault("factories", {})
+            if factories.get(to) != "detrained":
+                continue  # lost meanwhile (IX.A.1.b.3)
+            factories[to] = "active"
+            where = f"at {pos.label(pos.board.index(to))}"
+        step.event("factory", f"the tank factory evacuated from {pos.label(pos.board.index(origin))} is active again "
+                   f"{where} (IX.A.1.b.4.c)", hex=origin, to=to)
+
+
+def _rail_used(strategic: Any) -> int:
+    from .strategic import RAIL_CAPACITY
+
+    used = len(strategic.railed) + int(strategic.pos.extras.get("rail_used", 0))
+    return RAIL_CAPACITY[SOVIET] - used
+
+
+def evacuate(step: Step, o: Evacuate, strategic: Any) -> None:
+    """IX.A.1.b.4 (I-39): one stage of a factory's evacuation. Each stage is in a later Soviet R/R&SMP than the one
+    before and uses one of the Soviet's three strategic land moves (IX.A.1.b.4.d, VIII.A.2)."""
+    st, pos = step, step.pos
+    stage = STAGES[o.stage]
+    case = STAGE_CASE[stage]
+    if st.side != SOVIET:
+        st.fail(o, "EVACUATE_SIDE", "IX.A.1.b.4", "only Soviet tank factories are evacuated")
+        return
+    h = st.hex(o, o.factory)
+    if h is None:
+        return
+    hid = pos.hex_id(h)
+    evac = evacuations(pos)
+    rec = evac.get(hid)
+    factories = pos.extras.get("factories") or {}
+    if rec is not None and int(rec["turn"]) == pos.turn:
+        st.fail(o, "EVACUATE_TWICE", "IX.A.1.b.4.d", f"the factory from {pos.label(h)} already took its stage of the "
+                "evacuation this R/R&SMP: one stage a turn", place=h)
+        return
+    if stage == 1:
+        if rec is not None:
+            st.fail(o, "EVACUATE_STAGE", case, f"the factory from {pos.label(h)} is already being evacuated (stage "
+                    f"{rec['stage']} done)", place=h, hint="the next stage is `move`" if rec["stage"] == 1 else
+                    "the next stage is `detrain`" if rec["stage"] == 2 else "")
+            return
+        status = factories.get(hid)
+        if status is None:
+            st.fail(o, "EVACUATE_NO_FACTORY", "IX.A.1.b.2", f"there is no tank factory in {pos.label(h)}", place=h)
+            return
+        if status == "destroyed" or pos.control[h] == AXIS:
+            st.fail(o, "EVACUATE_LOST", "IX.A.1.b.3", f"the tank factory of {pos.label(h)} is lost to the enemy",
+                    place=h)
+            return
+        if status != "active":
+            st.fail(o, "EVACUATE_STAGE", "IX.A.1.b.4.c", f"the tank factory in {pos.label(h)} was detrained this turn",
+                    place=h)
+            return
+    elif rec is None:
+        st.fail(o, "EVACUATE_NOT_ENTRAINED", "IX.A.1.b.4.a", f"no factory from {pos.label(h)} is on the train: the "
+                "evacuation starts with `stage: entrain`", place=h)
+        return
+    elif stage == 2 and rec["stage"] != 1:
+        st.fail(o, "EVACUATE_STAGE", case, f"the factory from {pos.label(h)} has already been moved (to "
+                f"{_dest(pos, rec['to'])}); it moves once", place=h)
+        return
+    elif stage == 3 and rec["stage"] != 2:
+        st.fail(o, "EVACUATE_STAGE", case, f"the factory from {pos.label(h)} is detrained in the turn after its move"
+                + (", and it has not moved yet" if rec["stage"] == 1 else ", and it is already detrained"), place=h)
+        return
+    dest: str | None = None
+    if stage == 2:
+        dest = _destination(st, o, h)
+        if dest is None:
+            return
+    if stage == 3 and rec["to"] != SIBERIA:
+        d = pos.board.index(rec["to"])
+        if pos.control[d] != SOVIET:
+            st.fail(o, "EVACUATE_DETRAIN", case, f"{pos.label(d)} is no longer under Soviet control: the factory "
+                    "stays on the train", place=d)
+            return
+    if _rail_used(strategic) <= 0:
+        st.fail(o, "RAIL_CAPACITY", "IX.A.1.b.4.d", "each stage of an evacuation uses one of the Soviet's 3 strategic "
+                "land moves of the R/R&SMP (VIII.A.2), and none is left", place=h)
+        return
+    strategic.railed.append(f"factory:{hid}")
+    if stage == 1:
+        del factories[hid]
+        evac[hid] = {"stage": 1, "turn": pos.turn, "to": None}
+        st.event("evacuation", f"the tank factory of {pos.label(h)} is entrained (IX.A.1.b.4.a): it produces "
+                 "nothing until it is detrained and a turn has passed", hex=hid, stage=1)
+    elif stage == 2:
+        rec.update(stage=2, turn=pos.turn, to=dest)
+        st.event("evacuation", f"the tank factory from {pos.label(h)} moves by rail to {_dest(pos, dest)} "
+                 "(IX.A.1.b.4.b)", hex=hid, stage=2, to=dest)
+    else:
+        rec.update(stage=3, turn=pos.turn)
+        if rec["to"] != SIBERIA:
+            pos.extras.setdefault("factories", {})[rec["to"]] = "detrained"
+        st.event("evacuation", f"the tank factory from {pos.label(h)} is detrained in {_dest(pos, rec['to'])}, "
+                 "dispersed: it produces from the next R/R&SMP (IX.A.1.b.4.c)", hex=hid, stage=3, to=rec["to"])
+
+
+def _dest(pos: Position, to: str | None) -> str:
+    return "Siberia" if to == SIBERIA else pos.label(pos.board.index(to)) if to else "?"
+
+
+def _destination(step: Step, o: Evacuate, h: int) -> str | None:
+    """IX.A.1.b.4.b: by strategic land movement (VIII.A.1) to Siberia or another Soviet-held city of the map; a city
+    holds one factory (I-39)."""
+    from .strategic import rail_region, rail_route, rail_side_ok
+
+    pos = step.pos
+    case = "IX.A.1.b.4.b"
+    if pos.control[h] != SOVIET:
+        step.fail(o, "EVACUATE_NO_LINE", "VIII.A.1", f"{pos.label(h)} is in enemy hands: the factory's train is cut "
+                  "off", place=h)
+        return None
+    region = rail_region(pos, SOVIET)
+    if str(o.to).strip().lower() == SIBERIA:
+        if h in region or any(n in region and rail_side_ok(pos, h, n) for n in pos.board.neighbours(h)):
+            return SIBERIA
+        step.fail(o, "EVACUATE_NO_LINE", "VIII.A.1", f"no rail line from {pos.label(h)} to the Soviet map edge",
+                  place=h)
+        return None
+    d = step.hex(o, str(o.to))
+    if d is None:
+        return None
+    did = pos.hex_id(d)
+    taken = {r.get("to") for r in (pos.extras.get("evacuations") or {}).values()}
+    if d == h or pos.data.city_size[d] is None or pos.control[d] != SOVIET:
+        step.fail(o, "EVACUATE_DESTINATION", case, f"{pos.label(d)} is not another Soviet-held city", place=d,
+                  hint="`to: siberia` or a city of the map")
+        return None
+    if did in (pos.extras.get("factories") or {}) or did in taken:
+        step.fail(o, "EVACUATE_DESTINATION", case, f"{pos.label(d)} already has a tank factory (one a city, I-39)",
+                  place=d)
+        return None
+    if not rail_route(pos, SOVIET, h, d):
+        step.fail(o, "EVACUATE_NO_LINE", "VIII.A.1", f"no rail line from {pos.label(h)} to {pos.label(d)} through "
+                  "friendly hexes connected to the Soviet map edge", place=d)
+        return None
+    return did

@@ -313,6 +313,9 @@ class CoatneyRuleset(Ruleset):
                       "     r2_routes: {UNIT: [HEX, HEX]}, losses: [UNIT], breakthrough: [{attack: ..., with: ...}],",
                       "     cancel_if: {odds_below: '2:1'}, overrun: false, factors: {UNIT: n}}",
                       "  - {end_turn: true}   skip the remaining reserve phases",
+                      *(["  - {evacuate: CITY, stage: entrain | move | detrain, to: CITY or siberia}   a tank factory,",
+                         "     named by the city it leaves; one stage a turn, each a rail move; `to` with move only",
+                         "     (IX.A.1.b.4)"] if side == SOVIET else []),
                       "answers (standing, when you defend): no_retreat, no_retreat_cities, voluntary_retreat, retreat,",
                       "  isolation, overstack"]
         return lines

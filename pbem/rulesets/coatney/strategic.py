@@ -14,7 +14,7 @@ from ...board.search import reachable
 from ...core.orders import Order
 from . import replacements, stacking
 from .common import Step
-from .orders import Eliminate, Rail, Reduce, Sail, WinterOffensive
+from .orders import Eliminate, Evacuate, Rail, Reduce, Sail, WinterOffensive
 from .params import AXIS, SOVIET, enemy
 from .position import Position, PUnit
 from .zoc import zoc_owners
@@ -277,10 +277,17 @@ def run(step: Step, orders: Sequence[Order], answers: Mapping[str, Mapping[str, 
     reserve = "-reserve-" in pos.phase
     s = Strategic(step, answers)
     if not reserve:
+        # the factories first: an entrained factory produces nothing this turn already (IX.A.1.b.4, I-39)
+        evacuations = [o for o in orders if isinstance(o, Evacuate) and o.index not in step.drop]
+        replacements.open_books(step, bool(evacuations) and step.side == SOVIET)
+        for o in evacuations:
+            replacements.evacuate(step, o, s)
         replacements.credit(step)
     for o in orders:
         if o.index in step.drop:
             continue
+        if isinstance(o, Evacuate):
+            continue  # above; in a reserve phase turn.operations refuses it (ORDER_WRONG_PHASE)
         if isinstance(o, Eliminate):
             if reserve and pos.turn == 1:
                 step.fail(o, "ELIMINATE_PHASE", "XIV.C", "on game-turn 1 units are eliminated only in the R/R&SMP")

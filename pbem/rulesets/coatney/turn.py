@@ -25,7 +25,8 @@ for _s in ("axis", "soviet"):
     TEXT[f"{_s}-ops"] = f"{side_name(_s)} R/R&SMP and Initial Operations Phase (movement and attacks)"
     for _n in (1, 2, 3):
         TEXT[f"{_s}-reserve-{_n}"] = f"{side_name(_s)} Reserve Phase {_n}"
-STRATEGIC_VERBS = ("Rail", "Sail", "Replace", "Reinforce", "Siberians", "Eliminate", "Reduce", "WinterOffensive")
+STRATEGIC_VERBS = ("Rail", "Sail", "Replace", "Reinforce", "Siberians", "Eliminate", "Reduce", "WinterOffensive",
+                   "Evacuate")
 
 
 def reserve_of(phase: str) -> int:
