@@ -12,7 +12,7 @@ from pbem.cli.main import main
 from pbem.core import game
 
 ROOT = Path(__file__).resolve().parents[2] / "examples"
-GAMES = {"barbarossa-file": ("barbarossa-file/barbarossa-file-1941", "bf-demo-24", "bf-1941", "de-pzk56"),
+GAMES = {"barbarossa-file": ("barbarossa-file/barbarossa-file-1941", "bf-demo-17", "bf-1941", "de-pzk56"),
          "russian-portfolio": ("russian-portfolio/russian-portfolio-1941", "rp-demo-5", "rp-1941", "de-pzk24")}
 STEPS = ((1, "orders-1-axis-ops.yaml"), (2, "orders-2-axis-reserve-1.yaml"))
 EXAMPLES = pytest.mark.parametrize("name", sorted(GAMES))

@@ -360,6 +360,25 @@ def test_crimea_joined_only_at_perekop(doc):
     assert land_distance(doc, sev, kherson, cut) is None
 
 
+def test_memel_joined_by_land_to_east_prussia(doc):
+    """The Memel territory: Memel reaches Konigsberg over German land hexes, without crossing an all-sea
+    hexside or Soviet Lithuania (the historical 18th Army at Memel would otherwise start isolated)."""
+    if "Memel" not in doc["cities"]:
+        pytest.skip("no Memel on this map")
+    memel, kbg = city_hex(doc, "Memel"), city_hex(doc, "Konigsberg")
+    seen, queue = {memel}, deque([memel])
+    blocked = not_land_links(doc)
+    while queue:
+        cur = queue.popleft()
+        for n in neighbours(doc, cur):
+            h = doc["hexes"][n]
+            if n not in seen and is_land(doc, n) and h.get("country") == "germany" \
+                    and frozenset((cur, n)) not in blocked:
+                seen.add(n)
+                queue.append(n)
+    assert kbg in seen
+
+
 def test_leningrad_river_protects_only_leningrad(doc):
     prot = [s for s in doc["hexsides"] if "protects" in s]
     assert len(prot) == 1
