@@ -173,5 +173,17 @@ def find_scenario(ref: str) -> Scenario:
     raise ReferenceError_(f"no scenario {ref!r}; `pbem scenarios` lists them")
 
 
+def month_of_turn(first: str, turn: int) -> str:
+    """'YYYY-MM' of game-turn `turn` in a game of one turn a month starting in `first` (turn 1)."""
+    y, m = int(first[:4]), int(first[5:7]) + turn - 1
+    return f"{y + (m - 1) // 12}-{(m - 1) % 12 + 1:02d}"
+
+
+def monthly_turns(doc: Mapping[str, Any]) -> int:
+    """How many monthly game-turns a scenario's `turns: {first, last}` covers."""
+    first, last = doc["turns"]["first"], doc["turns"]["last"]
+    return (int(last[:4]) - int(first[:4])) * 12 + int(last[5:7]) - int(first[5:7]) + 1
+
+
 def check_table(doc: Any, where: str) -> None:
     validate(doc, "table", where)

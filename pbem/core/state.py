@@ -31,6 +31,13 @@ class Unit:
             out["flags"] = thaw(self.flags)
         return out
 
+    def with_flag(self, key: str, value: Any) -> "Unit":
+        """The same unit with one flag set, or removed when `value` is None or False."""
+        flags = {k: v for k, v in self.flags.items() if k != key}
+        if value is not None and value is not False:
+            flags[key] = value
+        return replace(self, flags=freeze(flags))
+
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "Unit":
         return cls(

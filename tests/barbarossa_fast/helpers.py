@@ -46,29 +46,10 @@ def to_german_turn(options: tuple[str, ...] = ("solitaire-soviet",)) -> GameStat
 
 
 def german_attacks(state: GameState) -> list[dict]:
-    d = data()
-    occ: dict[str, set[str]] = {}
-    for u in state.units:
-        if u.status == "active" and u.location:
-            occ.setdefault(u.location, set()).add(u.side)
-    by_loc: dict[str, list] = {}
-    for u in sorted(state.units, key=lambda u: u.id):
-        if (u.side == GERMAN and u.status == "active" and u.location and u.type != "luftflotte"
-                and not u.flags.get("disrupted") and not u.flags.get("moved")):
-            by_loc.setdefault(u.location, []).append(u)
-    plan: dict[str, list[str]] = {}
-    for loc, us in sorted(by_loc.items()):
-        targets = sorted((n for n in d.links(loc) if d.kind(n) not in ("german-base", "offboard")
-                          and GERMAN not in occ.get(n, set())
-                          and not (state.control.get(n) == GERMAN and not occ.get(n))),
-                         key=lambda n: (-d.vp(n), -len(occ.get(n, ())), n))
-        arm = [u.id for u in us if u.type == "army"]
-        pz = [u.id for u in us if u.type == "panzerkorps"]
-        for t in targets:
-            w, arm, pz = arm[:1] + pz[:2], arm[1:], pz[2:]
-            if w:
-                plan.setdefault(t, []).extend(w)
-    return [{"attack": t, "with": w} for t, w in sorted(plan.items())]
+    """The German attack orders of the self-play bot (pbem/bots/fast.py)."""
+    from pbem.bots.fast import orders
+
+    return orders(state, GERMAN, None)
 
 
 def play_out(state: GameState) -> GameState:

@@ -20,7 +20,8 @@ from pbem.core.orders import OrdersFile
 from pbem.core.state import Awaiting
 from pbem.rulesets.codeword_barbarossa import cards, terminal, victory
 from pbem.rulesets.codeword_barbarossa.data import DEEP, GERMAN, RESERVE, SOVIET
-from pbem.rulesets.codeword_barbarossa.ruleset import TEXT, date_of
+from pbem.core.scenario import month_of_turn
+from pbem.rulesets.codeword_barbarossa.ruleset import TEXT
 from pbem.rulesets.codeword_barbarossa.situation import POOL, Situation
 
 from .players import SECRETS, SEEDS, data, new, orders_for, prepared
@@ -94,7 +95,7 @@ def arrange(state, *, at=None, pool=(), flags=None, phase=None, turn=None, crisi
     x.update(extras)
     changes = {"units": tuple(sorted(units.values(), key=lambda u: u.id)), "extras": freeze(x)}
     if turn is not None:
-        changes.update(turn=turn, date=date_of("1940-06", turn))
+        changes.update(turn=turn, date=month_of_turn("1940-06", turn))
     if phase is not None:
         changes.update(phase=phase, awaiting=Awaiting(None, "orders", TEXT[phase]))
     if answers is not None:

@@ -6,7 +6,7 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from ...board.graph import Graph
-from ...core.scenario import Scenario
+from ...core.scenario import Scenario, monthly_turns
 
 GERMAN, SOVIET = "german", "soviet"
 SIDES = (GERMAN, SOVIET)
@@ -58,8 +58,7 @@ class Data:
 
     @property
     def last_turn(self) -> int:
-        first, last = self.doc["turns"]["first"], self.doc["turns"]["last"]
-        return (int(last[:4]) - int(first[:4])) * 12 + int(last[5:7]) - int(first[5:7]) + 1
+        return monthly_turns(self.doc)
 
 
 @lru_cache(maxsize=8)

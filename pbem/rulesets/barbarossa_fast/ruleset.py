@@ -17,7 +17,7 @@ from ...core.frozen import freeze, thaw
 from ...core.hidden import Keyring
 from ...core.orders import OrdersFile
 from ...core.ruleset import Ruleset
-from ...core.scenario import Scenario
+from ...core.scenario import Scenario, month_of_turn
 from ...core.state import Awaiting, DiceState, GameState, ScenarioRef, Unit
 from . import german, russian, setup, turn
 from .common import Violations
@@ -143,7 +143,7 @@ class BarbarossaFast(Ruleset):
         else:
             side, kind, nxt_phase = NEXT[phase]
             aw = Awaiting(side, kind, TEXT[nxt_phase])
-        date = turn.date_of(sit.data.doc["turns"]["first"], number)
+        date = month_of_turn(sit.data.doc["turns"]["first"], number)
         units = tuple(sorted(sit.units.values(), key=lambda u: u.id))
         return state.evolve(turn=number, date=date, phase=nxt_phase, awaiting=aw, units=units,
                             control=freeze(dict(sorted(sit.control.items()))), extras=freeze(sit.extras),

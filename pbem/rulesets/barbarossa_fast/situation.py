@@ -71,12 +71,7 @@ class Situation:
         return u
 
     def flag(self, uid: str, key: str, value: Any) -> None:
-        flags = dict(self.units[uid].flags)
-        if value is None or value is False:
-            flags.pop(key, None)
-        else:
-            flags[key] = value
-        self.put(uid, flags=freeze(flags))
+        self.units[uid] = self.units[uid].with_flag(key, value)
 
     def move(self, uid: str, place: str) -> None:
         """Move a unit and take the position; a city's garrison that leaves it (a retreat) is free from then

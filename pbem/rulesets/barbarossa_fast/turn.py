@@ -3,15 +3,11 @@ withdrawals, the Siberians), Russian replacements (7), supply and control (8), a
 from __future__ import annotations
 
 from ...core.dice import Dice
+from ...core.scenario import month_of_turn
 from ...core.frozen import freeze
 from ...core.state import Unit
 from .data import ARMY, GERMAN, SHOCK, SOVIET, STRONG, UNKNOWN, WEAK
 from .situation import LENINGRAD, MOSCOW, SEVASTOPOL, Situation, identity_type
-
-
-def date_of(first: str, turn: int) -> str:
-    y, m = int(first[:4]), int(first[5:7]) + turn - 1
-    return f"{y + (m - 1) // 12}-{(m - 1) % 12 + 1:02d}"
 
 
 def start_turn(sit: Situation, turn: int, dice: Dice | None) -> None:
@@ -22,7 +18,7 @@ def start_turn(sit: Situation, turn: int, dice: Dice | None) -> None:
         ex.pop(key, None)
     for u in sit.on_map(GERMAN):
         sit.flag(u.id, "moved", None)
-    month = int(date_of(data.doc["turns"]["first"], turn)[5:7])
+    month = int(month_of_turn(data.doc["turns"]["first"], turn)[5:7])
     weather = "good"
     if month == 10 and dice is not None:
         face = dice.roll("weather-october", 6, "October weather: Mud on 1-4 (67%)")
@@ -78,7 +74,7 @@ def _siberians_at_start(sit: Situation, turn: int, dice: Dice | None) -> None:
     """Russian Siberian Reserve: in each turn before December with the Siberians in the game, a 17% chance
     (a 1) of the Japanese attacking and an academic German victory; otherwise they are safe in December."""
     ex = sit.extras
-    month = int(date_of(sit.data.doc["turns"]["first"], turn)[5:7])
+    month = int(month_of_turn(sit.data.doc["turns"]["first"], turn)[5:7])
     if ex.get("siberians") == "active" and month < 12 and dice is not None:
         face = dice.roll(f"japan:{turn}", 6, "Japanese attack in the Far East on a 1")
         if face == 1 and not ex.get("academic"):

@@ -16,7 +16,7 @@ from ...core.frozen import freeze, thaw
 from ...core.hidden import Keyring
 from ...core.orders import OrdersFile
 from ...core.ruleset import Ruleset
-from ...core.scenario import Scenario, find_scenario
+from ...core.scenario import Scenario, find_scenario, month_of_turn
 from ...core.state import Awaiting, DiceState, GameState, ScenarioRef
 from . import cards, movement, terminal, victory
 from . import setup as placement
@@ -26,11 +26,6 @@ from .situation import Situation, Violations
 SETUP, MOVE, TERMINAL, OPENING, OVER = "setup", "movement", "terminal", "opening", "over"
 TEXT = {SETUP: "Setup: forces, secret War Strategy, event cards (9.0)", MOVE: "Movement Phase (4.0)",
         TERMINAL: "Terminal Phase (3.1)", OPENING: "the War Strategies are opened (7.3)", OVER: "game over"}
-
-
-def date_of(first: str, turn: int) -> str:
-    y, m = int(first[:4]), int(first[5:7]) + turn - 1
-    return f"{y + (m - 1) // 12}-{(m - 1) % 12 + 1:02d}"
 
 
 class CodewordBarbarossa(Ruleset):
@@ -120,7 +115,7 @@ class CodewordBarbarossa(Ruleset):
     def _preparation(self, sit: Situation, turn: int, dice: Dice) -> None:
         """3.1 Preparation Phase of `turn`: Actions by the Crisis Level at its start, prior events' dice, the
         Next Turn event cards revealed and resolved, then BRPs (base x Technology Level)."""
-        sit.note("turn", f"turn {turn} ({date_of(sit.data.doc['turns']['first'], turn)}): Crisis Level "
+        sit.note("turn", f"turn {turn} ({month_of_turn(sit.data.doc['turns']['first'], turn)}): Crisis Level "
                  f"{sit.level()['name']}", turn=turn)
         for side in SIDES:
             sit.rec(side)["actions"] = int(sit.level()["actions"])  # 2.2: fixed for the turn at its start
@@ -159,7 +154,7 @@ class CodewordBarbarossa(Ruleset):
             phase = {SETUP: MOVE, MOVE: TERMINAL, TERMINAL: MOVE}[state.phase]
             aw = Awaiting(None, "orders", TEXT[phase])
         return state.evolve(
-            turn=turn, date=date_of(sit.data.doc["turns"]["first"], turn), phase=phase, awaiting=aw,
+            turn=turn, date=month_of_turn(sit.data.doc["turns"]["first"], turn), phase=phase, awaiting=aw,
             units=tuple(sorted(sit.units.values(), key=lambda u: u.id)), control=freeze(sit.control),
             extras=freeze(sit.x), result=freeze(sit.result) if sit.result is not None else state.result,
             hidden=freeze(keys.register()))

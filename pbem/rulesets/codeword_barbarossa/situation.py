@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from ...core.events import Event, Violation
-from ...core.frozen import freeze, thaw
+from ...core.frozen import thaw
 from ...core.hidden import Keyring
 from ...core.state import GameState, Unit
 from .data import DEEP, RESERVE, RULES, SIDES, SOVIET, Data
@@ -92,12 +92,7 @@ class Situation:
         return u
 
     def flag(self, uid: str, key: str, value: Any) -> None:
-        flags = dict(self.units[uid].flags)
-        if value is None or value is False:
-            flags.pop(key, None)
-        else:
-            flags[key] = value
-        self.put(uid, flags=freeze(flags))
+        self.units[uid] = self.units[uid].with_flag(key, value)
 
     def vp_kind(self, u: Unit) -> str:
         return u.type + ("+" if u.flags.get("upgraded") else "")
