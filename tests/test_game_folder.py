@@ -180,6 +180,27 @@ def test_deadline_policy_is_explicit_and_recorded(tmp_path):
     assert run("audit", d).exit_code == 0
 
 
+def test_the_deadline_is_judged_at_an_explicit_now(tmp_path):
+    """`--now` pins the time a deadline is judged at, so a club's script gives the same answer whenever it
+    runs; a time that is not ISO 8601 is a usage error naming the option."""
+    import os
+    from datetime import datetime, timezone
+
+    d = tmp_path / "game"
+    assert run("game", "init", MINI, d, "--seed", "late", "--setup", "historical", "--grace-days", "3").exit_code == 0
+    written = datetime(2026, 11, 1, tzinfo=timezone.utc).timestamp()
+    os.utime(d / "0000-state.yaml", (written, written))
+    early = json.loads(run("game", "status", d, "--json", "--now", "2026-11-03T00:00:00Z").output)
+    late = json.loads(run("game", "status", d, "--json", "--now", "2026-11-06T00:00:00").output)
+    assert (early["overdue"], early["waiting_days"]) == (False, 2.0)
+    assert (late["overdue"], late["waiting_days"]) == (True, 5.0)
+    r = run("game", "apply-policy", d, "--side", "axis", "--now", "2026-11-03T00:00:00Z")
+    assert r.exit_code == 2 and len(list(d.iterdir())) == 2
+    r = run("game", "status", d, "--now", "next tuesday")
+    assert r.exit_code == 2 and "--now" in r.output and "ISO 8601" in r.output
+    assert run("game", "apply-policy", d, "--side", "axis", "--now", "2026-11-06T00:00:00Z").exit_code == 0
+
+
 def test_a_held_turn_that_would_roll_a_die_is_refused(tmp_path, monkeypatch):
     """With committed dice the missing player's reveal cannot be had: holding is refused where it rolls a die."""
     from pbem.rulesets.spi_barbarossa.ruleset import SpiBarbarossa

@@ -10,12 +10,26 @@ from ..core.errors import UsageError
 from .main import _out, _secrets, awaited, json_option, main, pairs, run
 
 
-def _now() -> float:
-    """The only clock pbem reads: how long a step has waited (status, and the referee's deadline policy).
-    Adjudication never sees it; the record of an applied policy holds no time."""
-    import time
+def _now(at: str | None) -> float:
+    """The time a deadline is judged at: `--now` when given (a club's script pins it), else the system clock.
 
-    return time.time()
+    This is the only clock pbem reads, for how long a step has waited (status, and the referee's deadline
+    policy). Adjudication never sees it; the record of an applied policy holds no time."""
+    if at is None:
+        import time
+
+        return time.time()
+    from datetime import datetime, timezone
+
+    try:
+        when = datetime.fromisoformat(at)
+    except ValueError:
+        raise UsageError(f"--now: {at!r} is not an ISO 8601 time (e.g. 2026-11-20T18:00:00Z)") from None
+    return (when if when.tzinfo else when.replace(tzinfo=timezone.utc)).timestamp()
+
+
+now_option = click.option("--now", "at", metavar="TIME",
+                          help="judge the deadline at this ISO 8601 time (UTC unless it says); default: now")
 
 
 @main.group("game")
@@ -70,13 +84,14 @@ def game_init(scenario: str, directory: str, players: tuple[str, ...], seed: str
 
 @game_group.command("status")
 @click.argument("directory")
+@now_option
 @json_option
 @run
-def game_status(directory: str, as_json: bool) -> None:
+def game_status(directory: str, at: str | None, as_json: bool) -> None:
     """Whose move it is, what is awaited and what has been filed."""
     from ..core import folder as gf  # imported here: other commands need not load it
 
-    st = gf.status(gf.Folder.open(directory), _now())
+    st = gf.status(gf.Folder.open(directory), _now(at))
     aw = st["awaiting"]
     if st["over"]:
         line = f"game over: {st['result']['level'] if st['result'] else ''}"
@@ -151,13 +166,15 @@ def game_receive(directory: str, next_state: str, orders_files: tuple[str, ...],
 @click.option("--side", required=True, help="the side whose turn is overdue")
 @click.option("--secret", "secrets", multiple=True, help="the adjudicating side's dice secret (committed dice)")
 @click.option("--early", is_flag=True, help="apply it before the grace period is over (the record says so anyway)")
+@now_option
 @json_option
 @run
-def game_apply_policy(directory: str, side: str, secrets: tuple[str, ...], early: bool, as_json: bool) -> None:
+def game_apply_policy(directory: str, side: str, secrets: tuple[str, ...], early: bool, at: str | None,
+                      as_json: bool) -> None:
     """Referee: hold SIDE's overdue turn, as the game's policy says; recorded in the history."""
     from ..core import folder as gf  # imported here: other commands need not load it
 
-    res = gf.apply_policy(gf.Folder.open(directory), side, now=_now(), secrets=_secrets(secrets), early=early)
+    res = gf.apply_policy(gf.Folder.open(directory), side, now=_now(at), secrets=_secrets(secrets), early=early)
     _out(res, as_json, f"missed turn held for {side}: {res['filed']} records the policy; {res['state']} written")
 
 
