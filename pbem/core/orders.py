@@ -10,6 +10,14 @@ from .hashing import digest
 ORDERS_FORMAT = "pbem/orders@1"
 
 
+def names(value: Any) -> tuple[str, ...]:
+    """An order field that takes one name or a list of them, as strings (absent: none). Every ruleset's
+    parser reads unit lists and paths so, so `with: pz1` and `with: [pz1]` mean the same everywhere."""
+    if value is None:
+        return ()
+    return tuple(str(x) for x in (value if isinstance(value, (list, tuple)) else [value]))
+
+
 @dataclass(frozen=True)
 class Order:
     """Base of a ruleset's typed orders: where it stood in the file, and how to print it."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ...core.events import Violation
+from ...core.orders import names
 
 RULES = "barbarossa-fast"
 
@@ -27,8 +28,5 @@ def _show(value: Any) -> str:
 
 
 def as_list(value: Any) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, (list, tuple)):
-        return [str(v) for v in value]
-    return [str(value)]
+    """core.orders.names as a list (the Barbarossa Fast orders keep lists)."""
+    return list(names(value))

@@ -10,13 +10,7 @@ from typing import Any, Mapping, Sequence
 
 from ...core.errors import SchemaError
 from ...core.frozen import thaw
-from ...core.orders import Order
-
-
-def as_list(v: Any) -> tuple[str, ...]:
-    if v is None:
-        return ()
-    return tuple(str(x) for x in (v if isinstance(v, (list, tuple)) else [v]))
+from ...core.orders import Order, names
 
 
 @dataclass(frozen=True)
@@ -215,28 +209,34 @@ ATTACK_KEYS = {"attack", "with", "factors", "exchange", "exchange_eliminates", "
                "breakthrough", "cancel_if", "overrun"}
 
 
+def _malformed(where: str, i: int, problem: str, field_: str = "") -> SchemaError:
+    """The error for a malformed item: the file, and the item's path (`$.orders[i]` or `$.orders[i].field`)."""
+    return SchemaError("malformed order", where=where,
+                       problems=[f"$.orders[{i}]{'.' + field_ if field_ else ''}: {problem}"])
+
+
 def _need(d: Mapping[str, Any], key: str, where: str, i: int) -> Any:
     if key not in d or d[key] in (None, "", []):
-        raise SchemaError("malformed order", where=where, problems=[f"$.orders[{i}]: `{key}` is required"])
+        raise _malformed(where, i, f"`{key}` is required")
     return d[key]
 
 
 def _attack(d: Mapping[str, Any], i: int, where: str) -> Attack:
     unknown = sorted(set(d) - ATTACK_KEYS)
     if unknown:
-        raise SchemaError("malformed order", where=where, problems=[f"$.orders[{i}]: unknown attack field(s) {unknown}"])
+        raise _malformed(where, i, f"unknown attack field(s) {unknown}")
     factors = d.get("factors") or {}
     if not isinstance(factors, Mapping) or not all(isinstance(v, int) and not isinstance(v, bool) for v in factors.values()):
-        raise SchemaError("malformed order", where=where, problems=[f"$.orders[{i}].factors: unit -> whole number"])
+        raise _malformed(where, i, "unit -> whole number", "factors")
     cancel = d.get("cancel_if")
     if isinstance(cancel, Mapping):
         cancel = cancel.get("odds_below")
     return Attack(
-        i, as_list(_need(d, "attack", where, i)), as_list(_need(d, "with", where, i)),
+        i, names(_need(d, "attack", where, i)), names(_need(d, "with", where, i)),
         factors={str(k): int(v) for k, v in factors.items()}, exchange=d.get("exchange"),
-        exchange_eliminates=d.get("exchange_eliminates", "all"), losses=as_list(d.get("losses")),
-        advance={str(k): as_list(v) for k, v in (d.get("advance") or {}).items()},
-        r2_routes={str(k): as_list(v) for k, v in (d.get("r2_routes") or {}).items()},
+        exchange_eliminates=d.get("exchange_eliminates", "all"), losses=names(d.get("losses")),
+        advance={str(k): names(v) for k, v in (d.get("advance") or {}).items()},
+        r2_routes={str(k): names(v) for k, v in (d.get("r2_routes") or {}).items()},
         breakthrough=tuple(_attack(thaw(b), i, where) for b in d.get("breakthrough") or ()),
         cancel_if=str(cancel) if cancel is not None else None, overrun=d.get("overrun", True) is not False)
 
@@ -245,11 +245,10 @@ def build(i: int, raw: Mapping[str, Any], where: str) -> Order:
     d = thaw(raw)
     verb = next((v for v in VERBS if v in d), None)
     if verb is None:
-        raise SchemaError("malformed order", where=where,
-                          problems=[f"$.orders[{i}]: no known verb; one of {', '.join(VERBS)}"])
+        raise _malformed(where, i, f"no known verb; one of {', '.join(VERBS)}")
     if verb == "move":
         extra = d.get("eliminate_overstack")
-        return Move(i, as_list(d["move"]), as_list(_need(d, "path", where, i)), str(extra) if extra else None)
+        return Move(i, names(d["move"]), names(_need(d, "path", where, i)), str(extra) if extra else None)
     if verb == "attack":
         return _attack(d, i, where)
     if verb in ("rail", "sail", "reduce"):
@@ -262,35 +261,33 @@ def build(i: int, raw: Mapping[str, Any], where: str) -> Order:
     if verb == "evacuate":
         stage = str(_need(d, "stage", where, i))
         if stage not in EVACUATION_STAGES:
-            raise SchemaError("malformed order", where=where,
-                              problems=[f"$.orders[{i}].stage: one of {', '.join(EVACUATION_STAGES)}"])
+            raise _malformed(where, i, f"one of {', '.join(EVACUATION_STAGES)}", "stage")
         to = d.get("to")
         if (stage == "move") != (to not in (None, "")):
-            raise SchemaError("malformed order", where=where, problems=[
-                f"$.orders[{i}]: `to` (a city or siberia) is required with stage move, and only with it"])
+            raise _malformed(where, i, "`to` (a city or siberia) is required with stage move, and only with it")
         return Evacuate(i, str(d["evacuate"]), stage, str(to) if to not in (None, "") else None)
     if verb == "paradrop":
-        return Paradrop(i, str(d["paradrop"]), as_list(_need(d, "to", where, i)))
+        return Paradrop(i, str(d["paradrop"]), names(_need(d, "to", where, i)))
     if verb == "place":
         secret = d.get("secret_unit")
         return Place(i, str(d["place"]), str(_need(d, "at", where, i)), str(secret) if secret is not None else None)
     if verb in ("date_if_odd", "setup"):
         return Choice(i, verb, str(d[verb]))
     if verb == "letters":
-        return Commit(i, "letters", as_list(d.get("secret_letters")))
+        return Commit(i, "letters", names(d.get("secret_letters")))
     if verb == "siberian":
-        return Commit(i, "siberian", as_list(d.get("secret_number")))
+        return Commit(i, "siberian", names(d.get("secret_number")))
     flag = d[verb]
     if verb == "siberians":
         if flag != "start":
-            raise SchemaError("malformed order", where=where, problems=[f"$.orders[{i}]: siberians: start"])
+            raise _malformed(where, i, "siberians: start")
         return Siberians(i)
     if verb == "winter_offensive":
         if flag != "start":
-            raise SchemaError("malformed order", where=where, problems=[f"$.orders[{i}]: winter_offensive: start"])
+            raise _malformed(where, i, "winter_offensive: start")
         return WinterOffensive(i)
     if flag is not True:
-        raise SchemaError("malformed order", where=where, problems=[f"$.orders[{i}]: {verb}: true"])
+        raise _malformed(where, i, f"{verb}: true")
     return EndTurn(i) if verb == "end_turn" else EndGame(i)
 
 

@@ -11,11 +11,7 @@ from typing import Any, Mapping, Sequence
 from ...core.errors import SchemaError
 from ...core.frozen import thaw
 from ...core.loading import validate
-from ...core.orders import Order
-
-
-def _as_list(v: Any) -> tuple[str, ...]:
-    return tuple(str(x) for x in (v if isinstance(v, (list, tuple)) else [v]))
+from ...core.orders import Order, names
 
 
 @dataclass(frozen=True)
@@ -160,28 +156,28 @@ def build_order(i: int, d: Mapping[str, Any]) -> Order:
     """A typed order from a (schema-checked) item; `i` is its place in the orders file."""
     d = thaw(d)
     if "move" in d:
-        return Move(i, _as_list(d["move"]), _as_list(d["path"]))
+        return Move(i, names(d["move"]), names(d["path"]))
     if "rail" in d:
-        return Rail(i, _as_list(d["rail"]), _as_list(d["path"]))
+        return Rail(i, names(d["rail"]), names(d["path"]))
     if "overrun" in d:
         if "paths" in d:
-            paths = tuple((str(u), _as_list(p)) for u, p in d["paths"].items())
+            paths = tuple((str(u), names(p)) for u, p in d["paths"].items())
         else:
-            paths = tuple((str(u), _as_list(d["path"])) for u in _as_list(d["with"]))
+            paths = tuple((str(u), names(d["path"])) for u in names(d["with"]))
         return Overrun(i, str(d["overrun"]), paths)
     if "attack" in d:
         air = []
         for a in d.get("air") or []:
             air.append(AirSupport(str(a["unit"]), str(a["hex"]) if a.get("hex") is not None else None)
                        if isinstance(a, dict) else AirSupport(str(a), None))
-        return Attack(i, _as_list(d["attack"]), _as_list(d["with"]), d.get("supply"), tuple(air),
+        return Attack(i, names(d["attack"]), names(d["with"]), d.get("supply"), tuple(air),
                       str(d["retreat"]) if d.get("retreat") is not None else None)
     if "breakdown" in d:
         return Breakdown(i, str(d["breakdown"]))
     if "recombine" in d:
-        return Recombine(i, _as_list(d["recombine"]))
+        return Recombine(i, names(d["recombine"]))
     if "exchange" in d:
-        return Exchange(i, _as_list(d["exchange"]))
+        return Exchange(i, names(d["exchange"]))
     if "enter" in d:
         return Enter(i, str(d["enter"]), str(d["at"]))
     return Place(i, str(d["place"]), str(d["at"]))
