@@ -6,28 +6,19 @@ Hexes are integer indexes here.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Iterable
 
 from ...core.frozen import freeze, thaw
 from ...core.state import GameState, Unit
-from ..common.position import Occupancy
+from ..common.position import Occupancy, PlacedUnit
 from .data import CoatneyData, CounterType
 from .params import enemy
 
 
 @dataclass
-class PUnit:
-    id: str
-    side: str
+class PUnit(PlacedUnit):
     ct: CounterType
-    loc: int | None
-    status: str
-    flags: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def active(self) -> bool:
-        return self.status == "active" and self.loc is not None
 
     @property
     def dispersed(self) -> bool:

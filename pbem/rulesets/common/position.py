@@ -5,17 +5,25 @@ integer indexes (board.topology); `occ` lists unit ids per hex in id order, so i
 the order units moved in."""
 from __future__ import annotations
 
-from typing import Any, Protocol
+from dataclasses import dataclass, field
+from typing import Any
 
 
-class Placed(Protocol):
+@dataclass
+class PlacedUnit:
+    """A unit on the working position: its counter type `ct` (the ruleset's own), its hex index, its status
+    and its flags. A ruleset subclasses it to add the questions its rules ask of a unit."""
+
     id: str
     side: str
+    ct: Any
     loc: int | None
     status: str
+    flags: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def active(self) -> bool: ...
+    def active(self) -> bool:
+        return self.status == "active" and self.loc is not None
 
 
 class Occupancy:

@@ -5,12 +5,12 @@ state at the end. Hexes are integer indexes here (see board.topology).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Iterable
 
 from ...core.frozen import freeze, thaw
 from ...core.state import GameState, Unit
-from ..common.position import Occupancy
+from ..common.position import Occupancy, PlacedUnit
 from .data import AXIS, SOVIET, CounterType, SpiData, enemy  # noqa: F401
 
 # Countries behind the Axis side of the 1941 front (German-held or allied); Sweden is neutral: nobody's.
@@ -37,17 +37,8 @@ def home_side(country: str | None) -> str | None:
 
 
 @dataclass
-class PUnit:
-    id: str
-    side: str
+class PUnit(PlacedUnit):
     ct: CounterType
-    loc: int | None
-    status: str
-    flags: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def active(self) -> bool:
-        return self.status == "active" and self.loc is not None
 
 
 class Position(Occupancy):
