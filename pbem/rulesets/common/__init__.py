@@ -1,3 +1,3 @@
 """Pieces the hex rulesets share (SPI Barbarossa and the Coatney games): odds rounding, the working
-position's occupancy bookkeeping and the step's violation collector. Each ruleset keeps its own rules;
+position's units and occupancy and the step's violation collector. Each ruleset keeps its own rules;
 only what reads the same in every rulebook lives here."""
