@@ -2,7 +2,7 @@
 constructed positions on the real maps with a fixed die where the rule hangs on one roll."""
 import pytest
 
-from .helpers import BF, GAMES, arrange, at, codes, events, play, rejected, start, step, where
+from .helpers import BF, GAMES, RP, arrange, at, codes, events, play, rejected, start, step, where
 
 
 def ops(scen, units, phase="axis-ops", flags=None, **kw):
@@ -122,6 +122,30 @@ def test_r2_the_attacker_retreats_the_defender_two_hexes_or_it_is_eliminated(sce
             "de-k5": at(scen, "SW", "SW")}
     boxed = play(ops(scen, ring), "axis", [{"attack": at(scen), "with": ["de-a9"]}], 1)
     assert boxed.unit("su-a8").status == "eliminated"
+
+
+# (Hungarian hex, Soviet attacker's hex next to it) on each map: a D1 whose only routes lead into Rumania,
+# and a D1 with a Hungarian route and a Rumanian one (found by a search over the map data).
+HUNGARY_BOXED = {BF: ("0127", "0226"), RP: ("0131", "0230")}
+HUNGARY_OPEN = {BF: ("0226", "0126", "0326"), RP: ("0231", "0131", "0331")}
+
+
+@GAMES
+def test_a_hungarian_unit_retreated_into_rumania_is_eliminated(scen):
+    """X.D.2: the Hungarian unit may never enter Romania, "under penalty of elimination" (I-55): the defender's
+    own D1 route avoids Rumania while it can, a retreat with no other route eliminates it, and the attacker may
+    choose an R2 route into Rumania."""
+    h, a = HUNGARY_BOXED[scen]
+    boxed = play(ops(scen, {"su-a8": a, "hu-mobk": h}, phase="soviet-ops"), "soviet", [{"attack": h, "with": ["su-a8"]}], 2)
+    assert battle(boxed)["result"] == "D1" and boxed.unit("hu-mobk").status == "eliminated"
+    assert "X.D.2" in events(boxed, "eliminated")[0]["text"]
+    h, a, home = HUNGARY_OPEN[scen]
+    free = play(ops(scen, {"su-a8": a, "hu-mobk": h}, phase="soviet-ops"), "soviet", [{"attack": h, "with": ["su-a8"]}], 2)
+    assert battle(free)["result"] == "D1" and where(free, "hu-mobk") == home
+    if scen == BF:  # at 3:2 a 1 reads R2 and the Soviet sends it into Rumania
+        st = ops(scen, {"su-a8": "0226", "hu-mobk": "0127"}, phase="soviet-ops")
+        r2 = play(st, "soviet", [{"attack": "0127", "with": ["su-a8"], "r2_routes": {"hu-mobk": ["0128", "0129"]}}], 1)
+        assert battle(r2)["result"] == "R2" and r2.unit("hu-mobk").status == "eliminated"
 
 
 @GAMES

@@ -587,6 +587,11 @@ class AttackPhase:
         if by_attacker and any(pos.water_crossing(a, c) for a, c in zip((start,) + route, route)):
             st.eliminate(d, "retreat across water", f"{d.id} is forced across water by the R2 and eliminated (X.B.4)")
             return 0
+        clash = retreat.clashes(pos, d, route)
+        if clash is not None:
+            st.eliminate(d, "retreat into a barred hex", f"{d.id} is retreated into {pos.label(clash)}, which "
+                         "X.D.2 bars it from entering, and is eliminated (X.D.2, I-55)")
+            return 0
         pos.place(d, route[-1])
         st.disperse(d)
         self.arrived.setdefault(route[-1], []).append(d.id)

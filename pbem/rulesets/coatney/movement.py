@@ -226,9 +226,7 @@ class MovementPhase:
     def nations_ok(self, o: Order, u: PUnit, b: int) -> bool:
         """X.D.2: the Hungarian unit never enters Rumania; Hungarians and Rumanians never share a hex."""
         pos = self.pos
-        others = {x.ct.nation for x in pos.stack(b, u.side)}
-        bad = ((u.ct.nation == "hungarian" and (pos.data.country[b] == "rumania" or "rumanian" in others))
-               or (u.ct.nation == "rumanian" and "hungarian" in others))
+        bad = pos.nations_clash(u, b)
         if bad:
             self.step.fail(o, "MOVE_HUNGARY_ROMANIA", "X.D.2", f"{u.id} may not enter {pos.label(b)}: the Hungarian unit "
                            "never enters Rumania nor a hex the other nation holds", unit=u.id, place=b)

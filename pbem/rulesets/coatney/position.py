@@ -126,6 +126,14 @@ class Position(Occupancy):
     def stack(self, h: int, side: str | None = None) -> list[PUnit]:
         return [u for u in self.at(h) if side is None or u.side == side]
 
+    def nations_clash(self, u: PUnit, h: int) -> bool:
+        """X.D.2: the Hungarian unit may not enter Rumania, and Hungarian and Rumanian units never enter a hex
+        the other holds (on pain of elimination). One test for moves and retreats alike."""
+        others = {x.ct.nation for x in self.stack(h, u.side) if x is not u}
+        if u.ct.nation == "hungarian":
+            return self.data.country[h] == "rumania" or "rumanian" in others
+        return u.ct.nation == "rumanian" and "hungarian" in others
+
     # --- back to an immutable state ------------------------------------------------------------
     def units_tuple(self) -> tuple[Unit, ...]:
         out = []

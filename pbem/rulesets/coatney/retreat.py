@@ -89,22 +89,34 @@ def routes(pos: Position, u: PUnit, ctx: Context, length: int) -> list[tuple[int
     return out
 
 
+def clashes(pos: Position, u: PUnit, route: Sequence[int]) -> int | None:
+    """The first hex of `route` the unit may not enter by X.D.2 (it is eliminated there, I-55), or None."""
+    return next((h for h in route if pos.nations_clash(u, h)), None)
+
+
 def preference(pos: Position, u: PUnit, ctx: Context, route: Sequence[int], prefer: int | None = None) -> tuple:
-    """G.5, then I-15: supplied and not fully stacked first, then far from the attackers, then hex ids."""
+    """I-55 first (a route that would eliminate the unit under X.D.2 comes last), then G.5 and I-15: supplied
+    and not fully stacked first, then far from the attackers, then hex ids."""
     end = route[-1]
     supplied = end in supply.supplied_hexes(pos, u.side, u.ct.nation)
     full = len(stacking.counted(pos.stack(end, u.side))) >= 3
     far = min(pos.board.distance(end, x) for x in ctx.attack_hexes) if ctx.attack_hexes else 0
-    return (0 if supplied else 1, 1 if full else 0, 0 if prefer is not None and end == prefer else 1, -far,
+    return (0 if clashes(pos, u, route) is None else 1, 0 if supplied else 1, 1 if full else 0, 0 if prefer is not None and end == prefer else 1, -far,
             tuple(pos.hex_id(h) for h in route))
 
 
 def default_route(pos: Position, u: PUnit, ctx: Context, lengths: Sequence[int]) -> tuple[int, ...] | None:
+    """The preferred route of the shortest length that has one; a longer length is tried before accepting a
+    route that X.D.2 makes fatal (I-55)."""
+    fallback = None
     for n in lengths:
         found = routes(pos, u, ctx, n)
         if found:
-            return min(found, key=lambda r: preference(pos, u, ctx, r))
-    return None
+            best = min(found, key=lambda r: preference(pos, u, ctx, r))
+            if clashes(pos, u, best) is None:
+                return best
+            fallback = fallback or best
+    return fallback
 
 
 def off_map_allowed(pos: Position, u: PUnit, ctx: Context) -> bool:
