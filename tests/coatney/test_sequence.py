@@ -82,11 +82,9 @@ def test_isolation_pocket_worked_example():
     assert sorted(u.id for u in supply.losses_for(pocket, ["su-a11", "su-a8"])) == ["su-a11", "su-a8"]
 
 
-@GAMES
-def test_isolation_losses_in_the_supply_status_phase(scen):
-    """XIV.B.2: the owner's unsupplied pockets lose their half at the end of his player-turn."""
-    c = at(scen)
-    ring = {"su-a8": c, "su-a11": at(scen, "N")}
+def pocket(scen, inside):
+    """The last Soviet reserve phase with `inside` (unit -> the centre or the hex N of it) cut off: Axis
+    units all round and every hex within 2 of the centre under Axis control."""
     axis = {f"de-k{n}": h for n, h in zip((1, 2, 5, 7, 12, 20, 28, 29), [
         at(scen, "S"), at(scen, "SE"), at(scen, "SW"), at(scen, "NE"), at(scen, "NW"), at(scen, "N", "N"),
         at(scen, "N", "NE"), at(scen, "N", "NW")])}
@@ -94,12 +92,39 @@ def test_isolation_losses_in_the_supply_status_phase(scen):
     for d in ("N", "S", "NE", "NW", "SE", "SW"):
         for e in ("N", "S", "NE", "NW", "SE", "SW"):
             h = at(scen, d, e)
-            if h not in ring.values():
+            if h not in inside.values():
                 control[h] = "axis"
-    st = arrange(start(scen), {**ring, **axis}, phase="soviet-reserve-3", side="soviet", turn=2, control=control)
-    nxt = step(st, "soviet", [])
+    return arrange(start(scen), {**inside, **axis}, phase="soviet-reserve-3", side="soviet", turn=2, control=control)
+
+
+@GAMES
+def test_isolation_losses_in_the_supply_status_phase(scen):
+    """XIV.B.2: the owner's unsupplied pockets lose their half at the end of his player-turn."""
+    nxt = step(pocket(scen, {"su-a8": at(scen), "su-a11": at(scen, "N")}), "soviet", [])
     iso = events(nxt, "isolation")
     assert iso and sorted(iso[0]["data"]["lost"]) in (["su-a11"], ["su-a8"])
+
+
+@GAMES
+def test_an_isolated_front_may_be_replaced_by_an_army_of_half_its_attack(scen):
+    """XIV.B.2 ¶1: "A Soviet front may be replaced by an infantry army no greater than half its attack factor"
+    (I-70): a lone 6-factor front in a pocket loses half by becoming a 3-factor army from the pool (by default
+    the strongest, lowest id), the army the Soviet names, or all of it if he answers `none`."""
+    c = at(scen)
+    st = pocket(scen, {"su-f-western": c})
+    by_default = step(st, "soviet", [])
+    assert by_default.unit("su-f-western").status == "eliminated" and where(by_default, "su-a29") == c
+    named = step(st, "soviet", [], answers={"isolation_reduce": {"su-f-western": "su-a30"}})
+    assert where(named, "su-a30") == c and named.unit("su-a29").status != "active"
+    refused = step(st, "soviet", [], answers={"isolation_reduce": {"su-f-western": "none"}})
+    assert refused.unit("su-f-western").status == "eliminated" and not any(
+        u.location == c for u in refused.units if u.status == "active")
+    v = rejected(st, "soviet", [], answers={"isolation_reduce": {"su-f-western": "de-a11"}})  # not his army
+    assert codes(v) == ["ANSWER_INVALID"] and "XIV.B.2" in v[0].rule
+    # an army on the map cannot be used: the default steps in and says so
+    busy = step(pocket(scen, {"su-f-western": c, "su-a30": at(scen, "N")}), "soviet", [],
+                answers={"isolation_reduce": {"su-f-western": "su-a30"}})
+    assert any("su-a30 cannot replace" in e["text"] for e in events(busy, "isolation"))
 
 
 def test_soviet_wins_holding_warsaw_in_his_vdp():

@@ -32,6 +32,20 @@ class PUnit(PlacedUnit):
     def german(self) -> bool:
         return self.ct.nation == "german"
 
+    @property
+    def available(self) -> bool:
+        """Off the map and free to be brought back: eliminated, or a counter of the replacement pool."""
+        return not self.active and (self.status == "eliminated" or (self.status == "pending" and bool(self.flags.get("pool"))))
+
+    def fits_front(self, front: "PUnit") -> bool:
+        """XIV.B.2 and XIV.C: this unit is an infantry army of at most half the front's attack factor."""
+        return (front.ct.size == "front" and self.ct.size == "army" and self.ct.infantry_type
+                and 2 * self.ct.attack <= front.ct.attack and self.side == front.side)
+
+    def may_replace_front(self, front: "PUnit") -> bool:
+        """... and it is off the map and available now."""
+        return self.available and self.fits_front(front)
+
     def describe(self) -> str:
         return f"{self.id} ({self.ct.label})"
 

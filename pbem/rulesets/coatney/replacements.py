@@ -178,7 +178,7 @@ def off_map(step: Step, o: Order, uid: str) -> PUnit | None:
     u = step.own_unit(o, uid, on_map=False)
     if u is None:
         return None
-    if u.active or u.status not in ("eliminated", "pending") or (u.status == "pending" and not u.flags.get("pool")):
+    if not u.available:
         step.fail(o, "REPLACE_NOT_AVAILABLE", "IX.A", f"{u.id} is not an eliminated unit or a replacement counter",
                   unit=u.id)
         return None

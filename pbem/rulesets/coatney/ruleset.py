@@ -19,7 +19,8 @@ from .orders import Choice, Place, parse_file
 from .params import AXIS, SIDES, SOVIET, GameParams
 from .position import Position
 
-ANSWERS = {"no_retreat", "no_retreat_cities", "voluntary_retreat", "retreat", "isolation", "overstack", "siberian"}
+ANSWERS = {"no_retreat", "no_retreat_cities", "voluntary_retreat", "retreat", "isolation", "isolation_reduce", "overstack",
+           "siberian"}
 OPTIONS = {"agreed-scenario", "siberian-gamble"}
 
 
@@ -162,6 +163,16 @@ class CoatneyRuleset(Ruleset):
         if nr is not None and ofile.side == AXIS and nr != "german" and not isinstance(nr, (list, tuple)):
             step.fail(None, "ANSWER_INVALID", "XIII.B.2", "the Axis names German units: `no_retreat: [UNIT, ...]` "
                       "or `no_retreat: german`")
+        reduce = ofile.answers.get("isolation_reduce")
+        if reduce is not None and (ofile.side != SOVIET or not isinstance(reduce, Mapping)):
+            step.fail(None, "ANSWER_INVALID", "XIV.B.2", "only the Soviet names relief armies for isolated fronts: "
+                      "`isolation_reduce: {FRONT: ARMY or none}`")
+        for fid, aid in sorted((reduce or {}).items()) if isinstance(reduce, Mapping) else ():
+            front, army = step.pos.units.get(str(fid)), step.pos.units.get(str(aid))
+            if front is None or front.ct.size != "front" or (
+                    aid not in (None, False, "none") and (army is None or not army.fits_front(front))):
+                step.fail(None, "ANSWER_INVALID", "XIV.B.2", f"isolation_reduce: {fid} may be replaced only by an "
+                          "infantry army of at most half its attack factor (or `none`)", unit=str(fid))
         if isinstance(nr, (list, tuple)) and ofile.side == AXIS:
             for uid in nr:
                 u = step.pos.units.get(str(uid))
@@ -317,7 +328,7 @@ class CoatneyRuleset(Ruleset):
                          "     named by the city it leaves; one stage a turn, each a rail move; `to` with move only",
                          "     (IX.A.1.b.4)"] if side == SOVIET else []),
                       "answers (standing, when you defend): no_retreat, no_retreat_cities, voluntary_retreat, retreat,",
-                      "  isolation, overstack"]
+                      "  isolation, isolation_reduce (Soviet: {FRONT: ARMY or none}), overstack"]
         return lines
 
     def summary(self, state: GameState, side: str | None, keys: Any = None) -> dict:

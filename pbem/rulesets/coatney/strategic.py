@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 
 from ...board.search import reachable
 from ...core.orders import Order
-from . import replacements, stacking
+from . import replacements, stacking, supply
 from .common import Step
 from .orders import Eliminate, Evacuate, Rail, Reduce, Sail, WinterOffensive
 from .params import AXIS, SOVIET, enemy
@@ -245,21 +245,16 @@ class Strategic:
 
     def reduce(self, o: Reduce) -> None:
         """XIV.C: a front replaced by an army no greater than half its attack factor; the difference is lost."""
-        st, pos = self.step, self.pos
+        st = self.step
         front = st.own_unit(o, o.unit)
         army = st.own_unit(o, o.to, on_map=False)
         if front is None or army is None:
             return
-        if front.ct.size != "front" or army.ct.size != "army" or army.ct.attack * 2 > front.ct.attack \
-                or army.active or army.status not in ("pending", "eliminated") or not army.ct.infantry_type:
+        if not army.may_replace_front(front):
             st.fail(o, "REDUCE_INVALID", "XIV.C", f"a front is reduced to an infantry army off the map with at most "
                     f"half its attack factor ({front.ct.attack // 2})", unit=front.id)
             return
-        h = front.loc
-        flags = {k: v for k, v in front.flags.items() if k in ("dispersed", "faced", "moved", "attacked")}
-        st.eliminate(front, "reduced", f"{front.id} is reduced to {army.id} (XIV.C)")
-        pos.place(army, h)
-        army.flags = dict(flags)
+        supply.replace_front(st, front, army, "XIV.C")
 
     def winter_offensive(self, o: WinterOffensive) -> None:
         """VI.B.3 (I-63): in a Snow turn of the winter of 1941/42 the Soviet names the first of his three turns."""

@@ -9,7 +9,7 @@ on the position's version.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ...board.search import reachable
 from .common import Step
@@ -197,50 +197,93 @@ def pockets(pos: Position, side: str) -> list[list[PUnit]]:
     return groups
 
 
-def losses_for(pocket: Sequence[PUnit], priority: Sequence[str]) -> list[PUnit]:
+def losses_for(pocket: Sequence[PUnit], priority: Sequence[str], relief: Mapping[str, int] | None = None) -> list[PUnit]:
     """XIV.B.2 (I-25): units worth at least half the pocket's printed attack factors; parachute units count
-    but are never lost. The owner's priority list first; else the fewest factors, units, lowest ids."""
+    but are never lost. A front with a relief army (`relief`: front id -> the army's attack factor) costs
+    only the difference (I-70). The owner's priority list first; else the fewest factors, units, lowest ids."""
+    relief = relief or {}
     total = sum(u.ct.attack for u in pocket)
+
+    def cost(u: PUnit) -> int:
+        return u.ct.attack - relief.get(u.id, 0)
+
     candidates = [u for u in pocket if u.ct.cls != "parachute"]
     if total == 0:
         return []
     chosen: list[PUnit] = []
     by_id = {u.id: u for u in candidates}
     for uid in priority:
-        if uid in by_id and 2 * sum(u.ct.attack for u in chosen) < total:
+        if uid in by_id and 2 * sum(cost(u) for u in chosen) < total:
             chosen.append(by_id.pop(uid))
-    if 2 * sum(u.ct.attack for u in chosen) >= total:
+    if 2 * sum(cost(u) for u in chosen) >= total:
         return chosen
     rest = sorted(by_id.values(), key=lambda u: u.id)
-    need = total - 2 * sum(u.ct.attack for u in chosen)
+    need = total - 2 * sum(cost(u) for u in chosen)
     best = None
     if len(rest) <= 12:
         for k in range(1, len(rest) + 1):
             for combo in combinations(rest, k):
-                s = sum(u.ct.attack for u in combo)
+                s = sum(cost(u) for u in combo)
                 if 2 * s >= need:
                     cand = (s, k, tuple(u.id for u in combo))
                     if best is None or cand < best[0]:
                         best = (cand, combo)
     if best is None:  # a huge pocket: the smallest units first
         combo, s = [], 0
-        for u in sorted(rest, key=lambda u: (u.ct.attack, u.id)):
+        for u in sorted(rest, key=lambda u: (cost(u), u.id)):
             if 2 * s >= need:
                 break
             combo.append(u)
-            s += u.ct.attack
+            s += cost(u)
         return chosen + combo
     return chosen + list(best[1])
 
 
-def isolation(step: Step, side: str, priority: Sequence[str]) -> None:
+def relief_armies(step: Step, pocket: Sequence[PUnit], wanted: Mapping[str, Any]) -> dict[str, PUnit]:
+    """XIV.B.2 ¶1 (I-70): each Soviet front of the pocket may be replaced by an available infantry army of at
+    most half its attack factor. The owner's `isolation_reduce: {FRONT: ARMY or none}` names it; by default
+    the strongest such army (then the lowest id). A named army that is no longer available is an event and
+    the default is used, like a standing retreat route (I-15)."""
+    pos, out, used = step.pos, {}, set()
+    for front in (u for u in pocket if u.ct.size == "front" and u.side == SOVIET):
+        ask = wanted.get(front.id)
+        if front.id in wanted and ask in (None, False, "none"):
+            continue  # the owner keeps the choice of losing the whole front
+        army = pos.units.get(str(ask)) if ask is not None else None
+        if army is not None and (army.id in used or not army.may_replace_front(front)):
+            step.event("isolation", f"{army.id} cannot replace {front.id} (XIV.B.2: an available infantry army of at "
+                       f"most {front.ct.attack // 2} attack factors); the default is used", unit=front.id)
+            army = None
+        if army is None:
+            fits = [a for a in pos.units.values() if a.id not in used and a.may_replace_front(front)]
+            army = min(fits, key=lambda a: (-a.ct.attack, a.id), default=None)
+        if army is not None:
+            out[front.id] = army
+            used.add(army.id)
+    return out
+
+
+def replace_front(step: Step, front: PUnit, army: PUnit, case: str) -> None:
+    """The front leaves the map and the army takes its hex and its state (XIV.B.2, XIV.C)."""
+    pos, h = step.pos, front.loc
+    flags = {k: v for k, v in front.flags.items() if k in ("dispersed", "faced", "moved", "attacked")}
+    step.eliminate(front, "reduced", f"{front.id} is reduced to {army.id} ({case})")
+    pos.place(army, h)
+    army.flags = dict(flags)
+
+
+def isolation(step: Step, side: str, priority: Sequence[str], reduce: Mapping[str, Any] | None = None) -> None:
     """XIV.B.2: the owner's Supply Status Determination Phase."""
     pos = step.pos
     for pocket in pockets(pos, side):
-        lost = losses_for(pocket, priority)
+        relief = relief_armies(step, pocket, reduce or {})
+        lost = losses_for(pocket, priority, {f: a.ct.attack for f, a in relief.items()})
         total = sum(u.ct.attack for u in pocket)
         step.event("isolation", f"a pocket of {len(pocket)} unsupplied {side} unit(s), {total} attack factors: "
                    f"{', '.join(u.id for u in lost) or 'none'} lost", units=[u.id for u in pocket],
                    lost=[u.id for u in lost], factors=total)
         for u in lost:
-            step.eliminate(u, "isolation")
+            if u.id in relief:
+                replace_front(step, u, relief[u.id], "XIV.B.2")
+            else:
+                step.eliminate(u, "isolation")

@@ -153,7 +153,8 @@ def end_player_turn(step: Step, answers: Mapping[str, Mapping[str, Any]]) -> dic
         who = pos.extras.pop("stopped")
         return victory.at_end(pos, f"the {who} player stopped the game ({pos.date}, XVI.A)")
     step.phase_label = f"{pos.date} {side_name(side)} Supply Status Determination"
-    supply.isolation(step, side, list((answers.get(side) or {}).get("isolation") or []))
+    mine = answers.get(side) or {}
+    supply.isolation(step, side, list(mine.get("isolation") or []), mine.get("isolation_reduce") or {})
     step.phase_label = f"{pos.date} {side_name(enemy(side))} Victory Determination"
     result = victory.soviet_vdp(step) if side == AXIS else victory.axis_vdp(step)
     if result is not None:
