@@ -296,3 +296,40 @@ def test_deb_gives_breakthrough_attacks_once_a_game_turn():
     fights = events(nxt, "combat")
     assert fights[0]["data"]["result"] == "DEB" and len(fights) == 2
     assert nxt.unit("de-pzk3").flags.get("breakthrough")
+
+
+def test_a_breakthrough_may_join_an_initial_attack_of_the_phase():
+    """XIII.A.6: a breakthrough attack "may be combined with another initial attack - but not with breakthrough
+    units from a different initial attack"; XIII.I: "or join in on an initial attack already allocated against
+    other enemy units in the same Operations phase". The joined attack is made at once, with both groups."""
+    s = BF
+    units = {"de-a9": at(s, "N"), "de-pzk3": at(s, "N"), "de-pzk24": at(s, "N"), "su-a18": at(s), "su-a4": at(s, "S"),
+             "de-k1": at(s, "S", "S"), "de-k2": at(s, "SE", "SE"), "su-a8": at(s, "SE", "SE", "S")}
+    first = {"attack": at(s), "with": ["de-a9", "de-pzk3", "de-pzk24"],
+             "advance": {"de-pzk3": [at(s)], "de-pzk24": [at(s)]},
+             "breakthrough": [{"join": 2, "with": ["de-pzk3", "de-pzk24"]}]}
+    second = {"attack": at(s, "S"), "with": ["de-k1"]}
+    nxt = play(ops(s, units), "axis", [first, second], 1, 6)
+    fights = events(nxt, "combat")
+    assert fights[0]["data"]["result"] == "DEB" and len(fights) == 2  # order 2 is not fought a second time
+    assert sorted(fights[1]["data"]["attackers"]) == ["de-k1", "de-pzk24", "de-pzk3"]
+    assert any("join attack order 2" in e["text"] for e in events(nxt, "breakthrough"))
+    assert nxt.unit("de-pzk3").flags.get("breakthrough") and not nxt.unit("de-k1").flags.get("breakthrough")
+    assert nxt.unit("de-k1").flags.get("attacked")
+    # without the DEB the initial attack is fought in its turn, by its own units only
+    plain = play(ops(s, units), "axis", [first, second], 6, 6)
+    assert [list(f["data"]["attackers"]) for f in events(plain, "combat")][1] == ["de-k1"]
+    # a clause the position after the DEB forbids (they did not advance, so are not next to the hex) is not made
+    stay = play(ops(s, units), "axis", [dict(first, advance={}), second], 1, 6)
+    assert any("not made" in e["text"] and "XIII.A.4" in e["text"] for e in events(stay, "breakthrough"))
+    assert [list(f["data"]["attackers"]) for f in events(stay, "combat")][1] == ["de-k1"]
+    # what the orders alone show is refused before any die
+    back = dict(first, breakthrough=[{"join": 1, "with": ["de-pzk3"]}])
+    assert codes(rejected(ops(s, units), "axis", [back, second])) == ["BREAKTHROUGH_JOIN"]
+    stranger = dict(first, breakthrough=[{"join": 2, "with": ["de-k2"]}])
+    assert codes(rejected(ops(s, units), "axis", [stranger, second])) == ["BREAKTHROUGH_NOT_ATTACKER"]
+    other = {"attack": at(s, "SE", "SE", "S"), "with": ["de-k2"], "breakthrough": [{"join": 3, "with": ["de-k2"]}]}
+    third = {"attack": at(s, "S"), "with": ["de-k1"]}
+    mixed = [dict(first, breakthrough=[{"join": 3, "with": ["de-pzk3"]}]), other, third]
+    v = rejected(ops(s, units), "axis", mixed)
+    assert "BREAKTHROUGH_JOIN_MIXED" in codes(v) and all("XIII.A.6" in x.rule for x in v)

@@ -8,7 +8,7 @@ as conditional fields of the attack order or the defender's standing answers (de
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
 from . import activation, odds as oddsmod, retreat, stacking, supply
@@ -46,6 +46,8 @@ class Battle:
     breakthrough: bool = False
     blocked: bool = False  # it has barred a retreat (XIII.A.7)
     advanced: set[str] = field(default_factory=set)
+    breakers: frozenset[str] = frozenset()  # the units making a breakthrough attack in it (XIII.I)
+    done: bool = False  # resolved early: a breakthrough joined it (XIII.A.6)
 
 
 class AttackPhase:
@@ -114,7 +116,8 @@ class AttackPhase:
                 st.fail(o, "ADVANCE_NOT_ATTACKER", "XIII.H.1", f"{uid} does not take part in this attack and may not "
                         "advance after it", unit=uid)
                 return None
-        battle = Battle(0, o, attackers, targets, breakthrough=parent is not None)
+        battle = Battle(0, o, attackers, targets, breakthrough=parent is not None,
+                        breakers=frozenset(o.units) if parent is not None else frozenset())
         if parent is None:
             for u in attackers:
                 if u.id in self.committed:
@@ -220,13 +223,48 @@ class AttackPhase:
             self.pending.update(b.targets)
         for b in self.battles:
             self.check_routes(b)
+            self.check_breakthrough_clauses(b)
         if st.violations or st.checking:
             return
         for b in self.battles:
+            if b.done:
+                continue
             for t in b.targets:
                 self.pending[t] -= 1
             self.resolve(b)
         self.settle_stacks()
+
+    def check_breakthrough_clauses(self, b: Battle) -> None:
+        """XIII.I: what the orders alone show of a battle's breakthrough clauses is checked before any die:
+        only its own attackers, each at most one breakthrough attack a game-turn, and a clause that joins an
+        initial attack (XIII.A.6) names an attack order later in this phase's orders that no other battle's
+        breakthrough units join. Whether the clause can be made is known only after the DEB (`breakthroughs`)."""
+        st, o = self.step, b.order
+        seen: set[str] = set()
+        for spec in o.breakthrough:
+            for uid in spec.units:
+                u = self.pos.units.get(uid)
+                if uid not in o.units:
+                    st.fail(o, "BREAKTHROUGH_NOT_ATTACKER", "XIII.I", f"{uid} does not take part in this attack and may "
+                            "not make its breakthrough attack", unit=uid)
+                elif uid in seen or (u is not None and u.flags.get("breakthrough")):
+                    st.fail(o, "BREAKTHROUGH_TWICE", "XIII.I", f"{uid} may make only one breakthrough attack a "
+                            "game-turn", unit=uid)
+                seen.add(uid)
+            if spec.join is None:
+                continue
+            joined = next((x for x in self.battles if x.order.index == spec.join), None)
+            if joined is None or joined.order.index <= o.index:
+                st.fail(o, "BREAKTHROUGH_JOIN", "XIII.A.6", f"join: {spec.join + 1} must be an initial attack order "
+                        "later in this phase's orders (it is resolved when the breakthrough is made)")
+                continue
+            if spec.targets and st.hexes(o, spec.targets) != joined.targets:
+                st.fail(o, "BREAKTHROUGH_JOIN", "XIII.A.6", f"the joined attack (order {spec.join + 1}) is against "
+                        f"{'+'.join(self.pos.hex_id(t) for t in joined.targets)}")
+            others = [x for x in self.battles for c in x.order.breakthrough if c.join == spec.join and c is not spec]
+            if others:
+                st.fail(o, "BREAKTHROUGH_JOIN_MIXED", "XIII.A.6", f"order {spec.join + 1} is joined by more than one "
+                        "breakthrough clause: breakthrough units of different battles never combine")
 
     def check_routes(self, b: Battle) -> None:
         """R2 routes in an attack order that already break G.4 on the position the orders were written
@@ -306,7 +344,7 @@ class AttackPhase:
         st.event("combat", text, **record)
         for u in b.attackers:
             u.flags["attacked"] = True
-            if b.breakthrough:
+            if u.id in b.breakers:
                 u.flags["breakthrough"] = True
         if exch is not None:
             self.exchange(b, defenders, odds, EXCHANGE[exch], exch, die)
@@ -692,18 +730,54 @@ class AttackPhase:
         advance, R-3); at most one breakthrough attack per unit and game-turn."""
         st = self.step
         for spec in b.order.breakthrough:
-            nb = self.declare(spec, parent=b)
+            joined = next((x for x in self.battles if spec.join is not None and x.order.index == spec.join), None)
+            if joined is not None:
+                spec = replace(spec, targets=tuple(self.pos.hex_id(t) for t in joined.targets))
+            nb = self.attempt(spec, b)
             if nb is None:
                 continue
             if self.pos.params.advance_disperses and any(u.id in b.advanced for u in nb.attackers):
                 st.event("breakthrough", "advancing units are Dispersed and cannot make breakthrough attacks (R-3)")
                 continue
+            if joined is not None:
+                nb = self.join(nb, joined)
             odds = self.odds(nb)
             if odds.final < 0 or not self.defenders(nb.targets):
                 st.event("breakthrough", f"breakthrough attack on {'+'.join(spec.targets)} not made: "
                          + ("odds below 1:6" if odds.final < 0 else "no defender"))
                 continue
+            if joined is not None:
+                joined.done = True
+                for t in joined.targets:
+                    self.pending[t] -= 1
             self.resolve(nb)
+
+    def attempt(self, spec: Attack, parent: Battle) -> Battle | None:
+        """A breakthrough clause declared after the DEB: what the position then forbids (an attacker not
+        next to the hex, a cleared hex) means the clause is not made, an event, never a refusal of orders
+        whose dice are already cast."""
+        st = self.step
+        kept, st.violations = st.violations, []
+        try:
+            nb = self.declare(spec, parent=parent)
+        finally:
+            problems, st.violations = st.violations, kept
+        if problems:
+            st.event("breakthrough", f"breakthrough attack on {'+'.join(spec.targets)} not made: {problems[0].message} "
+                     f"({problems[0].rule})")
+            return None
+        return nb
+
+    def join(self, nb: Battle, joined: Battle) -> Battle:
+        """XIII.A.6: the breakthrough units attack with the initial attack `joined` at once; its order's
+        choices (exchange, routes, advances, further breakthroughs) govern, the clause adds factors and
+        advances for its own units."""
+        o = joined.order
+        order = replace(o, units=o.units + nb.order.units, factors={**o.factors, **nb.order.factors},
+                        advance={**o.advance, **nb.order.advance})
+        self.step.event("breakthrough", f"{'+'.join(nb.order.units)} join attack order {o.index + 1} on "
+                        f"{'+'.join(self.pos.hex_id(t) for t in joined.targets)} (XIII.A.6)")
+        return Battle(0, order, joined.attackers + nb.attackers, joined.targets, breakthrough=True, breakers=nb.breakers)
 
     # --- the end of the phase ------------------------------------------------------------------------------
     def settle_stacks(self) -> None:

@@ -40,9 +40,10 @@ class Attack(Order):
     breakthrough: tuple["Attack", ...] = ()
     cancel_if: str | None = None  # odds below which an Axis attack is cancelled (XIII.A.7)
     overrun: bool = True
+    join: int | None = None  # a breakthrough clause only: the index of the initial attack it joins (XIII.A.6)
 
     def text(self) -> str:
-        return f"attack {'+'.join(self.targets)} with {'+'.join(self.units)}"
+        return f"attack {'+'.join(self.targets) or 'joined'} with {'+'.join(self.units)}"
 
 
 @dataclass(frozen=True)
@@ -207,6 +208,7 @@ VERBS = ("move", "attack", "rail", "sail", "replace", "reinforce", "siberians", 
          "evacuate", "winter_offensive", "end_turn", "end_game", "place", "date_if_odd", "setup", "letters", "siberian")
 ATTACK_KEYS = {"attack", "with", "factors", "exchange", "exchange_eliminates", "losses", "advance", "r2_routes",
                "breakthrough", "cancel_if", "overrun"}
+JOIN_KEYS = {"join", "with", "factors", "advance", "attack"}  # a joining clause: the joined order says the rest
 
 
 def _malformed(where: str, i: int, problem: str, field_: str = "") -> SchemaError:
@@ -221,10 +223,16 @@ def _need(d: Mapping[str, Any], key: str, where: str, i: int) -> Any:
     return d[key]
 
 
-def _attack(d: Mapping[str, Any], i: int, where: str) -> Attack:
-    unknown = sorted(set(d) - ATTACK_KEYS)
+def _attack(d: Mapping[str, Any], i: int, where: str, clause: bool = False) -> Attack:
+    """An attack order, or (`clause`) one of its breakthrough clauses, which may instead `join: N` the
+    initial attack that is order N of the same file (XIII.A.6, XIII.I)."""
+    join = d.get("join") if clause else None
+    unknown = sorted(set(d) - (JOIN_KEYS if join is not None else ATTACK_KEYS))
     if unknown:
-        raise _malformed(where, i, f"unknown attack field(s) {unknown}")
+        raise _malformed(where, i, f"unknown {'joining breakthrough' if join is not None else 'attack'} field(s) "
+                         f"{unknown}")
+    if join is not None and (not isinstance(join, int) or isinstance(join, bool) or join < 1):
+        raise _malformed(where, i, "the number of an attack order of this file, counted from 1", "breakthrough.join")
     factors = d.get("factors") or {}
     if not isinstance(factors, Mapping) or not all(isinstance(v, int) and not isinstance(v, bool) for v in factors.values()):
         raise _malformed(where, i, "unit -> whole number", "factors")
@@ -232,13 +240,15 @@ def _attack(d: Mapping[str, Any], i: int, where: str) -> Attack:
     if isinstance(cancel, Mapping):
         cancel = cancel.get("odds_below")
     return Attack(
-        i, names(_need(d, "attack", where, i)), names(_need(d, "with", where, i)),
+        i, names(d.get("attack")) if join is not None else names(_need(d, "attack", where, i)),
+        names(_need(d, "with", where, i)),
         factors={str(k): int(v) for k, v in factors.items()}, exchange=d.get("exchange"),
         exchange_eliminates=d.get("exchange_eliminates", "all"), losses=names(d.get("losses")),
         advance={str(k): names(v) for k, v in (d.get("advance") or {}).items()},
         r2_routes={str(k): names(v) for k, v in (d.get("r2_routes") or {}).items()},
-        breakthrough=tuple(_attack(thaw(b), i, where) for b in d.get("breakthrough") or ()),
-        cancel_if=str(cancel) if cancel is not None else None, overrun=d.get("overrun", True) is not False)
+        breakthrough=tuple(_attack(thaw(b), i, where, clause=True) for b in d.get("breakthrough") or ()),
+        cancel_if=str(cancel) if cancel is not None else None, overrun=d.get("overrun", True) is not False,
+        join=join - 1 if join is not None else None)
 
 
 def build(i: int, raw: Mapping[str, Any], where: str) -> Order:
