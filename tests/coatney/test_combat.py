@@ -148,6 +148,25 @@ def test_a_hungarian_unit_retreated_into_rumania_is_eliminated(scen):
         assert battle(r2)["result"] == "R2" and r2.unit("hu-mobk").status == "eliminated"
 
 
+# (coastal Soviet hex, attacker's hex, a 2-hex route into the sea, the hex whose Axis occupant leaves no
+# land route) on each map, found by a search over the map data
+COAST = {BF: ("0407", "0507", ["0307", "0206"], "0408"), RP: ("0316", "0317", ["0215", "0115"], "0415")}
+
+
+@GAMES
+def test_the_attacker_may_retreat_a_unit_into_the_sea_only_when_no_other_route_exists(scen):
+    """XIII.G.6: retreating "off of the mapboard or into a sea" eliminates a unit, "but the Attacker may not
+    choose such a retreat route if another retreat route exists". With die 1 at 2:1 the result is R2."""
+    h, a, sea, block = COAST[scen]
+    attack = [{"attack": h, "with": ["de-a9"], "r2_routes": {"su-a8": sea}}]
+    v = rejected(ops(scen, {"de-a9": a, "su-a8": h}), "axis", attack)
+    assert codes(v) == ["RETREAT_OFF_MAP"] and "XIII.G.6" in v[0].rule
+    boxed = ops(scen, {"de-a9": a, "su-a8": h, "de-k1": block})
+    nxt = play(boxed, "axis", attack, 1)
+    assert battle(nxt)["result"] == "R2" and nxt.unit("su-a8").status == "eliminated"
+    assert "XIII.G.6" in events(nxt, "eliminated")[0]["text"]
+
+
 @GAMES
 def test_ae_the_attacker_loses_at_least_the_defence_fewest_units_first(scen):
     """XIII.E AE/EAE: attackers at least equal to the defenders' strength are eliminated (I-62: the fewest units),

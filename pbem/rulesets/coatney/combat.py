@@ -285,7 +285,7 @@ class AttackPhase:
                 continue
             ctx = self.context(b, d, exclude_self=True)
             bad = retreat.route_problem(pos, d, ctx, route)
-            if bad:
+            if bad and retreat.into_the_sea(pos, d, ctx, route) is None:
                 code, case = retreat.CODES[bad[0]]
                 st.fail(b.order, code, case, f"{uid}'s R2 route {'-'.join(pos.hex_id(h) for h in route)} breaks "
                         f"{case} at {pos.label(bad[1])}", unit=uid, place=bad[1])
@@ -609,6 +609,11 @@ class AttackPhase:
         if wanted:
             hexes = [pos.board.index(pos.board.resolve(str(x))) for x in wanted if pos.board.has(pos.board.resolve(str(x)))]
             bad = retreat.route_problem(pos, d, ctx, hexes) if len(hexes) in lengths else ("b", start)
+            sea = retreat.into_the_sea(pos, d, ctx, hexes) if by_attacker and bad else None
+            if sea is not None:
+                st.eliminate(d, "retreated into the sea", f"{d.id} is retreated into {pos.label(sea)}, off the land, "
+                             "where no other route exists, and is eliminated (XIII.G.6)")
+                return 0
             if bad is None:
                 route = tuple(hexes)
             else:

@@ -119,10 +119,19 @@ def default_route(pos: Position, u: PUnit, ctx: Context, lengths: Sequence[int])
     return fallback
 
 
-def off_map_allowed(pos: Position, u: PUnit, ctx: Context) -> bool:
+def off_map_allowed(pos: Position, u: PUnit, ctx: Context, length: int) -> bool:
     """XIII.G.6: a unit retreated off the map or into the sea is eliminated, but the attacker may not choose
-    that while another route exists."""
-    return not routes(pos, u, ctx, 1)
+    that while another route of the length he must retreat it exists."""
+    return not routes(pos, u, ctx, length)
+
+
+def into_the_sea(pos: Position, u: PUnit, ctx: Context, route: Sequence[int]) -> int | None:
+    """The sea hex an attacker's route enters when that is its only fault and no land route exists
+    (XIII.G.6: the unit is then eliminated), or None."""
+    bad = route_problem(pos, u, ctx, route)
+    if bad is None or bad[0] != "map" or not off_map_allowed(pos, u, ctx, len(route)):
+        return None
+    return bad[1]
 
 
 def advance_limit(pos: Position, u: PUnit) -> int:
