@@ -3,7 +3,7 @@
 # step and Reserve Phase 1 replayed in a scratch folder from this folder's orders, the reports printed,
 # the illegal orders refused, every step verified and compared byte for byte with the committed files.
 # UPDATE=1 copies the results back (after a rules change). Usage: bash run.sh [PATH-TO-PBEM]
-# The reports are JSON for now: the text renderer (pbem/report/render.py) cannot print a Coatney combat yet.
+# The reports are text, as mailed (FMT=json gives the same events as data).
 set -euo pipefail
 PBEM=${1:-pbem}
 HERE=$(cd "$(dirname "$0")" && pwd)

@@ -358,6 +358,7 @@ def new_game(scenario_ref: str, *, game_id: str | None, seed: str | None, option
         state = state.evolve(signing=freeze({"keys": {s: sign_keys[s].lower() for s in sorted(sign_keys)}}))
     if hidden_keys:
         state = _open_registers(state, rs.sides, hidden_keys)
+    rs.check_new(state)
     return state
 
 

@@ -37,6 +37,11 @@ class Ruleset(ABC):
         the core adds nothing. Games without hidden pieces ignore it.
         """
 
+    def check_new(self, state: GameState) -> None:
+        """Refuse (UsageError) a new game whose options need what the game was not given, such as a hidden
+        register; called once the core has opened the registers. Most games need nothing."""
+        return None
+
     def validate(self, state: GameState, orders: Sequence[OrdersFile], *,
                  keys: Keyring | None = None) -> list[Violation]:
         """Every rule violation in the orders, without rolling any die."""

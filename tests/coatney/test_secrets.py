@@ -8,7 +8,7 @@ from functools import lru_cache
 import pytest
 
 from pbem.core import game, hidden
-from pbem.core.errors import MismatchError, VerificationFailed
+from pbem.core.errors import MismatchError, UsageError, VerificationFailed
 from pbem.core.frozen import freeze
 from pbem.core.orders import OrdersFile
 from pbem.rulesets.coatney.secrets import final_number
@@ -38,9 +38,11 @@ def run(state, side, items, *, mine=None, theirs=None, answers=None):
 
 
 @lru_cache(maxsize=4)
-def to_setup(scen=BF, letters=("C", "A", "F"), axis_hides=False):
+def to_setup(scen=BF, letters=("C", "A", "F"), axis_hides=False, options=()):
+    """The Soviet set-up step after the letters; with `options=("soviet-choice",)` the letters are the final
+    numbers themselves, so the scenario does not hang on the open dice (and so on the scenario's digest)."""
     keys = {"soviet": hidden.key_of(SOVIET_SEED)} | ({"axis": hidden.key_of(AXIS_SEED)} if axis_hides else {})
-    st = game.new_game(scen, game_id="sec-" + scen.split("/")[0], seed="s", hidden_keys=keys)
+    st = game.new_game(scen, game_id="sec-" + scen.split("/")[0], seed="s", hidden_keys=keys, options=options)
     st, _ = run(st, "axis", [])
     if st.phase == "letters":
         st, _ = run(st, "soviet", [{"letters": "commit", "secret_letters": list(letters)}], mine=SOVIET)
@@ -48,8 +50,13 @@ def to_setup(scen=BF, letters=("C", "A", "F"), axis_hides=False):
 
 
 @lru_cache(maxsize=4)
-def to_first_axis_ops(scen=BF, axis_hides=False):
-    st = to_setup(scen, axis_hides=axis_hides)
+def to_first_axis_ops(scen=BF, axis_hides=False, historical=False):
+    """The first Axis ops step; `historical` fixes the Historical order of battle by the Soviet's choice, so
+    that his historical set-up is always legal."""
+    if historical:
+        st = to_setup(scen, letters=("1", "1", "1"), axis_hides=axis_hides, options=("soviet-choice",))
+    else:
+        st = to_setup(scen, axis_hides=axis_hides)
     st, _ = run(st, "soviet", [{"setup": "historical"}], mine=SOVIET)
     st, _ = run(st, "axis", [{"setup": "historical"}], theirs=SOVIET)
     return st
@@ -164,7 +171,7 @@ def test_the_axis_number_for_the_japanese_die():
     """IX.B.3: "the Axis Player picks a number (from 1 to 6), and the Soviet Player must cast the die": the Axis
     commits it in his orders; it is opened by him when he adjudicates the Soviet's roll, and the Soviet verifies
     without the Axis's secret."""
-    st = to_first_axis_ops(axis_hides=True)
+    st = to_first_axis_ops(axis_hides=True, historical=True)
     st, _ = run(st, "axis", [{"end_turn": True}], theirs=SOVIET)
     st, _ = run(st, "axis" if st.awaiting.side == "axis" else "soviet", [{"end_turn": True}])
     st, _ = run(st, "axis", [{"siberian": "commit", "secret_number": 4}, {"end_turn": True}], mine=AXIS,
@@ -208,3 +215,27 @@ def test_the_soviet_template_and_private_view():
     mine = rs.summary(st, "soviet", keys=keys)
     assert len(mine["private"]["your scenario letters"]) == 3
     assert "private" not in rs.summary(st, "axis")
+
+
+def test_the_soviet_may_choose_his_scenarios_in_secret():
+    """XVI.C ¶1: "unless the Axis Player allows the Soviet Player to choose whatever scenario he wants (secretly)"
+    (I-71): option soviet-choice; the Soviet commits his three scenario numbers like the letters, no die is cast,
+    and each opens to the number he chose."""
+    keys = {"soviet": hidden.key_of(SOVIET_SEED)}
+    st = game.new_game(BF, game_id="choice-bf", seed="s", hidden_keys=keys, options=("soviet-choice",))
+    st, _ = run(st, "axis", [])
+    assert st.phase == "letters"
+    draft = send(st, "soviet", [{"letters": "commit", "secret_letters": ["7", "1", "1"]}])
+    v = game.check(st, [draft], secrets=[SOVIET])  # as `pbem reveal` does before committing anything
+    assert v[0].code == "LETTERS_INVALID" and "XVI.C ¶1" in v[0].rule
+    st, _ = run(st, "soviet", [{"letters": "commit", "secret_letters": ["2", "1", "4"]}], mine=SOVIET)
+    assert not st.log["rolls"] and st.extras["secret"]["casts"] == {"oob": 1, "strength": 1, "factories": 1}
+    assert "no dice are cast (XVI.C ¶1)" in st.log["events"][-1]["text"]
+    st, _ = run(st, "soviet", [{"setup": "historical"}], mine=SOVIET)
+    st, _ = run(st, "axis", [{"setup": "historical"}], theirs=SOVIET)
+    nxt, _ = run(st, "axis", [{"end_turn": True}], theirs=SOVIET)
+    assert nxt.extras["scenario"]["oob"] == "local-redeployment"  # number 2: XVI.C.1.a.2
+    with pytest.raises(UsageError, match="--hidden soviet=KEY"):
+        game.new_game(BF, game_id="choice-open", seed="s", options=("soviet-choice",))
+    with pytest.raises(UsageError, match="exclude each other"):
+        game.new_game(BF, game_id="choice-both", seed="s", hidden_keys=keys, options=("soviet-choice", "agreed-scenario"))

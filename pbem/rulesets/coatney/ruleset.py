@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ...core.dice import Dice
-from ...core.errors import OrdersRejected, ReferenceError_
+from ...core.errors import OrdersRejected, ReferenceError_, UsageError
 from ...core.events import Event, Violation
 from ...core.frozen import freeze, thaw
 from ...core.orders import OrdersFile
@@ -21,7 +21,7 @@ from .position import Position
 
 ANSWERS = {"no_retreat", "no_retreat_cities", "voluntary_retreat", "retreat", "isolation", "isolation_reduce", "overstack",
            "siberian"}
-OPTIONS = {"agreed-scenario", "siberian-gamble"}
+OPTIONS = {"agreed-scenario", "siberian-gamble", "soviet-choice"}
 
 
 class CoatneyRuleset(Ruleset):
@@ -55,6 +55,16 @@ class CoatneyRuleset(Ruleset):
         if setup != "historical":
             raise ReferenceError_(f"unknown setup {setup!r}; the built-in one is 'historical'")
         return self.historical_start(state, data)
+
+    def check_new(self, state: GameState) -> None:
+        """XVI.C ¶1: the Soviet's secret choice is a secret, so it needs his hidden register (I-69, I-71)."""
+        if secrets.CHOICE in state.options:
+            if "agreed-scenario" in state.options:
+                raise UsageError("the options agreed-scenario and soviet-choice exclude each other (XVI.C ¶1): the "
+                                 "scenario is either agreed in public or chosen by the Soviet in secret")
+            if SOVIET not in (state.hidden or {}):
+                raise UsageError("the option soviet-choice needs the Soviet's hidden register to keep his choice "
+                                 "secret: start the game with --hidden soviet=KEY (docs/hidden.md)")
 
     def starting_units(self, data: CoatneyData) -> list[Unit]:
         units = []
@@ -315,7 +325,11 @@ class CoatneyRuleset(Ruleset):
                       "dummies, 48 counters; if your letters gave another order of battle (`pbem show STATE --secret",
                       "YOUR.secret` tells you), change units and hexes (secret_unit: UNIT or dummy-NN), then run",
                       "`pbem reveal` before sending: it commits each counter and removes the secret_unit notes"]
-        if state.phase == "letters":
+        if state.phase == "letters" and secrets.CHOICE in state.options:
+            lines += ["the Axis lets you choose (XVI.C ¶1): write your three scenario numbers 1-6 in secret_letters",
+                      "(order of battle XVI.C.1.a.1-6, strength XVI.C.2.c, tank-factory set XVI.C.2.d); no dice are",
+                      "cast; `pbem reveal` commits them and removes them"]
+        elif state.phase == "letters":
             lines += ["write three letters A-F in secret_letters; `pbem reveal` commits them and removes them"]
         if state.phase in turn.PHASES:
             lines += ["order forms (hexes: 'CCRR' quoted, printed codes such as M21, or city names):",
@@ -364,7 +378,9 @@ class CoatneyRuleset(Ruleset):
         for what, tid in sorted((sec.get("tokens") or {}).items()):
             ident = keys.peek(SOVIET, tid)
             letter = ident.partition(":")[2]
-            if letter in secrets.LETTERS:
+            if letter in secrets.LETTERS and secrets.CHOICE in state.options:
+                letters.append(f"{what} {secrets.final_number(letter, 1)} (your choice, XVI.C ¶1)")
+            elif letter in secrets.LETTERS:
                 letters.append(f"{what} {letter} (cast {sec['casts'][what]}: final number "
                                f"{secrets.final_number(letter, int(sec['casts'][what]))})")
         if letters:

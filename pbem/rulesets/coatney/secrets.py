@@ -27,6 +27,15 @@ WHAT = ("oob", "strength", "factories")
 RULE = {"oob": "XVI.C.2.b", "strength": "XVI.C.2.c", "factories": "XVI.C.2.d"}
 
 
+CHOICE = "soviet-choice"  # the option by which the Axis lets the Soviet choose his scenarios (XVI.C ¶1)
+
+
+def as_letter(x: str) -> str:
+    """Under `soviet-choice` a scenario number 1-6 is written as the letter of the same rank, so the
+    tokens, their opening and the final numbers are those of the drawn letters with a cast of 1."""
+    return LETTERS[int(x) - 1] if x in ("1", "2", "3", "4", "5", "6") else x
+
+
 def final_number(letter: str, cast: int) -> int:
     """XVI.C.2.b's table: final = (cast - 1 + index(letter)) mod 6 + 1, A = 0 ... F = 5."""
     return (cast - 1 + LETTERS.index(letter)) % 6 + 1
@@ -60,9 +69,11 @@ def commit_letters(step: Step, items: Sequence[Any]) -> None:
                   "secret_letters: [L1, L2, L3]}")
         return
     o = orders[0]
-    letters = list(o.secret)
+    chosen = CHOICE in pos.options
+    letters = [as_letter(x) if chosen else x for x in o.secret]
     if letters and (len(letters) != 3 or any(x not in LETTERS for x in letters)):
-        step.fail(o, "LETTERS_INVALID", "XVI.C.2.b", "three letters, each A to F")
+        step.fail(o, "LETTERS_INVALID", "XVI.C ¶1" if chosen else "XVI.C.2.b",
+                  "the three scenario numbers, each 1 to 6 (or A to F)" if chosen else "three letters, each A to F")
         return
     if step.checking and step.keys is None:
         return
@@ -70,12 +81,19 @@ def commit_letters(step: Step, items: Sequence[Any]) -> None:
     tokens = step.keys.mint(SOVIET, identities)
     casts = {}
     for w in WHAT:
-        casts[w] = step.roll(f"scenario/{w}", f"the open die for the {w} letter ({RULE[w]})") if not step.checking else 0
+        if chosen:
+            casts[w] = 1  # no die: the letter's final number is its own rank (I-71)
+        else:
+            casts[w] = step.roll(f"scenario/{w}", f"the open die for the {w} letter ({RULE[w]})") if not step.checking else 0
     pos.extras["secret"] = {"tokens": dict(zip(WHAT, tokens)), "casts": casts, "open": {}}
     pos.extras.pop("scenario", None)
     pos.extras.pop("target", None)
-    step.event("letters", "the Soviet commits three letters (" + ", ".join(tokens) + "); the dice cast: "
-               + ", ".join(f"{w} {casts[w]}" for w in WHAT) + " (XVI.C.2.b-d)", tokens=tokens, casts=casts)
+    if chosen:
+        step.event("letters", "the Soviet commits the scenarios he chose in secret (" + ", ".join(tokens)
+                   + "); no dice are cast (XVI.C ¶1)", tokens=tokens, casts=casts)
+    else:
+        step.event("letters", "the Soviet commits three letters (" + ", ".join(tokens) + "); the dice cast: "
+                   + ", ".join(f"{w} {casts[w]}" for w in WHAT) + " (XVI.C.2.b-d)", tokens=tokens, casts=casts)
 
 
 def open_letter(step: Step, which: str) -> int | None:
