@@ -1,0 +1,93 @@
+"""Rule rows that had their behaviour but no test of their own (issue 6): BF X.B.11 / RP X.B.10 (mountains),
+XIII.H.4 (the side-step advance), XVI.C.1.c.1 and c.3 (the 11Jul41 and 1Jun41 invasion dates), and RP IX.A ¶3
+(one arrival a hex, the bump), IX.A.1.a.2 (two fronts a turn), IX.B.2 (the Siberian groups), X.A.2 (rivers into
+an EZOC), XI.B.2 (non-clear terrain) and XI.B.3. Constructed positions on the real maps, a fixed die where a rule
+hangs on one roll."""
+from pbem.rulesets.coatney import supply
+from pbem.rulesets.coatney.position import Position
+
+from .helpers import GAMES, arrange, at, codes, data, events, play, rejected, start, step, where
+
+
+def ops(scen, units, phase="axis-ops", flags=None, **kw):
+    side = phase.split("-")[0]
+    return arrange(start(scen), units, flags=flags, phase=phase, side=side, turn=kw.pop("turn", 2), **kw)
+
+
+def battle(state):
+    return events(state, "combat")[0]["data"]
+
+
+def open_side(d, a, b):
+    """No river, lake, strait, sea or impassable hexside between a and b."""
+    p = d.pair(a, b)
+    return not (p in d.rivers or p in d.lakes or p in d.straits or p in d.impassable or p in d.sea_sides)
+
+
+# --- BF X.B.11 / RP X.B.10: mountains ---------------------------------------------------------------------------
+def mountain(scen):
+    """A Soviet mountain hex without a city, fortress or Stalin Line, and three land neighbours across open hexsides,
+    Soviet and clear ones first (BF 0322, RP 0328 in the Carpathians)."""
+    d = data(scen)
+    b = d.board
+    for m in range(len(b)):
+        if d.terrain[m] != "mountains" or d.country[m] != "ussr" or d.city_size[m] or d.fortress[m] or d.stalin_hex[m]:
+            continue
+        around = sorted((n for n in b.neighbours(m) if d.terrain[n] in ("clear", "hills", "mountains")
+                         and open_side(d, m, n)), key=lambda n: (d.country[n] != "ussr", d.terrain[n] != "clear", n))
+        if len(around) >= 3 and d.terrain[around[0]] == d.terrain[around[1]] == "clear":
+            return b.ids[m], [b.ids[n] for n in around[:3]]
+    raise AssertionError("no mountain hex")
+
+
+@GAMES
+def test_mountains_defence_as_a_major_city(scen):
+    """BF X.B.11 (RP X.B.10) "same defense factor bonuses as for major cities", i.e. X.B.5: an infantry army +2,
+    an infantry corps +1; a mechanized corps gets nothing, nor does a Dispersed army (XIII.C.2, I-23)."""
+    m, (n1, _, _) = mountain(scen)
+    army = play(ops(scen, {"de-a9": n1, "su-a8": m, "su-mk3": m}), "axis", [{"attack": m, "with": ["de-a9"]}], 6)
+    assert battle(army)["defense"] == 3 + 2 + 3
+    corps = play(ops(scen, {"su-a8": n1, "de-k1": m}, phase="soviet-ops"), "soviet", [{"attack": m, "with": ["su-a8"]}], 6)
+    assert battle(corps)["defense"] == 3 + 1
+    flat = play(ops(scen, {"de-a9": n1, "su-a8": m}, flags={"su-a8": {"dispersed": True}}), "axis",
+                [{"attack": m, "with": ["de-a9"]}], 6)
+    assert battle(flat)["defense"] == 3
+
+
+@GAMES
+def test_mountains_take_one_armor_unit_as_unfrozen_swamp(scen):
+    """BF X.B.11 (RP X.B.10) with XII: "Not more than 1 armor-type unit of any level may be on an unfrozen swamp or
+    mountain hex ... or attacking into one (from each attacking hex)"."""
+    m, (n1, n2, _) = mountain(scen)
+    one = step(ops(scen, {"de-pzk3": n1}), "axis", [{"move": "de-pzk3", "path": [m]}])
+    assert where(one, "de-pzk3") == m
+    two = rejected(ops(scen, {"de-pzk3": n1, "de-pzk24": m}), "axis", [{"move": "de-pzk3", "path": [m]}])
+    assert codes(two) == ["STACK_ARMOR_TERRAIN"] and "XII" in two[0].rule
+    attack = ops(scen, {"de-pzk3": n1, "de-pzk24": n1, "su-a8": m})
+    assert codes(rejected(attack, "axis", [{"attack": m, "with": ["de-pzk3", "de-pzk24"]}])) == ["ATTACK_ARMOR_TERRAIN"]
+    # one armor-type unit from each of two hexes may attack into it
+    apart = play(ops(scen, {"de-pzk3": n1, "de-pzk24": n2, "su-a8": m}), "axis",
+                 [{"attack": m, "with": ["de-pzk3", "de-pzk24"]}], 6)
+    assert battle(apart)["defense"] == 3 + 2
+
+
+@GAMES
+def test_no_armor_overrun_in_mountains(scen):
+    """BF X.B.11 (RP X.B.10): "Same penalties against ... Armor Overrun as for unfrozen swamp" (X.B.9: no overrun).
+    Three tank corps (9 factors, fuelled) against a German corps in mountains (3 + 1) have the XIII.D strength and
+    roll an R2, but do not overrun; the same corps on clear terrain is overrun."""
+    m, (n1, n2, n3) = mountain(scen)
+    tanks = ["su-tk1", "su-tk2", "su-tk3"]
+    hill = ops(scen, {"su-tk1": n1, "su-tk2": n2, "su-tk3": n3, "de-k1": m}, phase="soviet-ops")
+    pos = Position(data(scen), hill)
+    assert all(supply.fuel(pos, pos.units[t]) for t in tanks)  # XIV.E is not what stops it
+    nxt = play(hill, "soviet", [{"attack": m, "with": tanks}], 1)
+    b = battle(nxt)
+    assert b["result"] == "R2" and b["attack"] >= 2 * b["defense"] == 2 * (3 + 1)
+    assert not events(nxt, "overrun") and nxt.unit("de-k1").status == "active"
+    c = at(scen)
+    flat = ops(scen, {"su-tk1": at(scen, "S"), "su-tk2": at(scen, "SE"), "su-tk3": at(scen, "SW"), "de-k1": c},
+               phase="soviet-ops")
+    over = play(flat, "soviet", [{"attack": c, "with": tanks}], 2)
+    assert battle(over)["result"] == "R2" and events(over, "overrun") and over.unit("de-k1").status == "eliminated"
+
