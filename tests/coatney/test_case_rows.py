@@ -6,7 +6,7 @@ hangs on one roll."""
 from pbem.rulesets.coatney import supply
 from pbem.rulesets.coatney.position import Position
 
-from .helpers import GAMES, arrange, at, codes, data, events, play, rejected, start, step, where
+from .helpers import BF, GAMES, arrange, at, codes, data, events, play, rejected, start, step, where
 
 
 def ops(scen, units, phase="axis-ops", flags=None, **kw):
@@ -90,4 +90,48 @@ def test_no_armor_overrun_in_mountains(scen):
                phase="soviet-ops")
     over = play(flat, "soviet", [{"attack": c, "with": tanks}], 2)
     assert battle(over)["result"] == "R2" and events(over, "overrun") and over.unit("de-k1").status == "eliminated"
+
+
+# --- XIII.H.4: the side-step advance ----------------------------------------------------------------------------
+def advance_after_de(scen, advance, extra=None, flags=None):
+    """de-a9 and de-pzk3 from N eliminate su-a8 in the centre (a DE on a 1) and advance as told."""
+    units = {"de-a9": at(scen, "N"), "de-pzk3": at(scen, "N"), "su-a8": at(scen), **(extra or {})}
+    nxt = play(ops(scen, units, flags=flags), "axis", [{"attack": at(scen), "with": ["de-a9", "de-pzk3"],
+                                                         "advance": advance}], 1)
+    assert battle(nxt)["result"] == "DE" and nxt.unit("su-a8").status == "eliminated"
+    return nxt
+
+
+def refused(state, uid):
+    return [e["text"] for e in events(state, "advance") if e["text"].startswith(f"{uid} does not advance")]
+
+
+@GAMES
+def test_side_step_advance_into_an_empty_hex_next_to_the_vacated_one(scen):
+    """XIII.H.4: advancers "may instead make a 1-hex advance into an empty hex adjacent to the vacated hex", "not
+    moving through an UnDispersed Enemy unit's ZOCs"; "if advancing more than 1 hex, the first hex entered must be
+    the vacated hex"."""
+    side = at(scen, "NE")  # next to both the attackers' hex and the vacated centre
+    nxt = advance_after_de(scen, {"de-pzk3": [side], "de-a9": [at(scen)]})
+    assert where(nxt, "de-pzk3") == side and where(nxt, "de-a9") == at(scen) and not refused(nxt, "de-pzk3")
+    assert bool(nxt.unit("de-pzk3").flags.get("dispersed")) == (scen != BF)  # RP VII.B disperses advancers (R-10)
+    guard = {"su-a11": at(scen, "NE", "NE")}  # its ZOC covers the side hex only
+    barred = advance_after_de(scen, {"de-pzk3": [side]}, guard)
+    assert where(barred, "de-pzk3") == at(scen, "N") and "undispersed enemy ZOC" in refused(barred, "de-pzk3")[0]
+    asleep = advance_after_de(scen, {"de-pzk3": [side]}, guard, flags={"su-a11": {"dispersed": True}})
+    assert where(asleep, "de-pzk3") == side
+    far = advance_after_de(scen, {"de-pzk3": [at(scen, "N", "N")]})  # next to the attacker, not to the vacated hex
+    assert where(far, "de-pzk3") == at(scen, "N") and "XIII.H.4" in refused(far, "de-pzk3")[0]
+    full = advance_after_de(scen, {"de-pzk3": [side]}, {"de-k1": side})
+    assert where(full, "de-pzk3") == at(scen, "N") and "empty hex" in refused(full, "de-pzk3")[0]
+    longer = advance_after_de(scen, {"de-pzk3": [side, at(scen, "SE")]})
+    assert where(longer, "de-pzk3") == at(scen, "N") and "must be the vacated hex" in refused(longer, "de-pzk3")[0]
+    through = advance_after_de(scen, {"de-pzk3": [at(scen), at(scen, "SE")]})
+    assert where(through, "de-pzk3") == at(scen, "SE")
+    if scen == BF:  # after an exchange (XIII.F) the required 3 factors still advance: the default fills the vacated hex
+        st = ops(scen, {"de-a9": at(scen, "N"), "de-k1": at(scen, "NW"), "de-k2": at(scen, "NW"), "su-a8": at(scen)})
+        ex = play(st, "axis", [{"attack": at(scen), "with": ["de-a9", "de-k1", "de-k2"], "exchange": {"D1": "yes"},
+                                "advance": {"de-k1": [at(scen, "N")]}}], 4)  # the lost army's hex is now empty
+        assert list(events(ex, "exchange")[0]["data"]["attackers"]) == ["de-a9"]
+        assert where(ex, "de-k1") == at(scen, "N") and where(ex, "de-k2") == at(scen)
 
