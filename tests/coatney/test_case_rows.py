@@ -3,6 +3,7 @@ XIII.H.4 (the side-step advance), XVI.C.1.c.1 and c.3 (the 11Jul41 and 1Jun41 in
 (one arrival a hex, the bump), IX.A.1.a.2 (two fronts a turn), IX.B.2 (the Siberian groups), X.A.2 (rivers into
 an EZOC), XI.B.2 (non-clear terrain) and XI.B.3. Constructed positions on the real maps, a fixed die where a rule
 hangs on one roll."""
+from pbem.core import game
 from pbem.rulesets.coatney import supply
 from pbem.rulesets.coatney.position import Position
 
@@ -135,3 +136,73 @@ def test_side_step_advance_into_an_empty_hex_next_to_the_vacated_one(scen):
         assert list(events(ex, "exchange")[0]["data"]["attackers"]) == ["de-a9"]
         assert where(ex, "de-k1") == at(scen, "N") and where(ex, "de-k2") == at(scen)
 
+
+# --- XVI.C.1.c: the invasion date -------------------------------------------------------------------------------
+def invade(scen, date, *weather_faces):
+    """A new game through its set-up steps with the date roll odd (the Axis's `date_if_odd` stands) and the die
+    showing `weather_faces` at the Axis set-up; both sides take the historical set-up."""
+    st = game.new_game(scen, game_id="t-date", seed="dates")
+    st = play(st, "axis", [{"date_if_odd": date}], 1)
+    assert st.extras["turn_name"] == date and st.phase == "soviet-setup"
+    st = step(st, "soviet", [{"setup": "historical"}])
+    return play(st, "axis", [{"setup": "historical"}], *(weather_faces or (6,)))
+
+
+def dispersed(state):
+    return {u.id for u in state.units if u.status == "active" and u.flags.get("dispersed")}
+
+
+def sides(state, ids):
+    return {state.unit(u).side for u in ids}
+
+
+@GAMES
+def test_invasion_on_11jul41_nobody_is_dispersed(scen):
+    """XVI.C.1.c.1: "If the Axis invade on 11Jul41, no units are dispersed on either side"; 22Jun41 (c.2) disperses
+    the "D" units of both sides."""
+    late = invade(scen, "11Jul41")
+    assert late.phase == "axis-ops" and late.turn == 1 and late.extras["turn_name"] == "11Jul41"
+    assert dispersed(late) == set() and not [e for e in events(late, "weather")]
+    usual = invade(scen, "22Jun41")
+    assert sides(usual, dispersed(usual)) == {"axis", "soviet"}
+
+
+@GAMES
+def test_soviet_replacements_are_halved_on_turn_2_unless_the_invasion_was_11jul41(scen):
+    """XVI.C.1.c.1: on 11Jul41 "the Soviet replacement rates are not halved in the first turn"; with XVI.B.6 (no
+    replacements on game-turn 1) the halving falls on game-turn 2 of a 1Jun41 or 22Jun41 game (I-36)."""
+    from pbem.rulesets.coatney import replacements
+
+    got = {}
+    for first in ("1Jun41", "22Jun41", "11Jul41"):
+        index = data(scen).turn_index(first)
+        st = ops(scen, {"su-a8": at(scen)}, phase="soviet-ops", first=index, first_name=first,
+                 pools={"soviet": {"infantry": 0, "armor": 0}, "axis": {"infantry": 0, "armor": 0}})
+        st = st.evolve(date=data(scen).calendar[index + 1].date)
+        full = replacements.production(Position(data(scen), st))[:2]
+        nxt = step(st, "soviet", [{"end_turn": True}])
+        pool = nxt.extras["pools"]["soviet"]
+        got[first] = (pool["infantry"], pool["armor"])
+        credited = events(nxt, "replacements")[0]["text"]
+        assert ("halved" in credited) == (first != "11Jul41")
+    assert full[0] >= 2 and full[1] >= 2
+    assert got["11Jul41"] == full
+    assert got["1Jun41"] == got["22Jun41"] == (full[0] // 2, full[1] // 2)
+
+
+@GAMES
+def test_invasion_on_1jun41_rolls_the_weather_and_disperses_the_d_units(scen):
+    """XVI.C.1.c.3: "If the Axis invades on 1Jun41, he must cast a die to determine the weather: an even number
+    produces Good weather; odd brings Mud. Units with a lowercase "d" ... are ALSO" Dispersed (with the "D" ones)."""
+    marks = {u["id"]: u.get("dispersed") for u in data(scen).oob.get("units") or []}
+    for face, weather in ((1, "mud"), (3, "mud"), (5, "mud"), (2, "good"), (4, "good"), (6, "good")):
+        st = invade(scen, "1Jun41", face)
+        assert st.phase == "axis-ops" and st.turn == 1 and st.date == "1941-06-01"
+        rolled = events(st, "weather")
+        assert len(rolled) == 1 and rolled[0]["data"]["roll"] == face and st.extras["weather"] == weather, face
+    gone = dispersed(st)
+    small = {u for u, m in marks.items() if m == "d" and st.unit(u) is not None and st.unit(u).status == "active"}
+    big = {u for u, m in marks.items() if m == "D" and st.unit(u) is not None and st.unit(u).status == "active"}
+    assert small and big and small | big == gone
+    assert sides(st, small) == {"axis", "soviet"}
+    assert not small & dispersed(invade(scen, "22Jun41"))
