@@ -4,10 +4,10 @@ XIII.H.4 (the side-step advance), XVI.C.1.c.1 and c.3 (the 11Jul41 and 1Jun41 in
 an EZOC), XI.B.2 (non-clear terrain) and XI.B.3. Constructed positions on the real maps, a fixed die where a rule
 hangs on one roll."""
 from pbem.core import game
-from pbem.rulesets.coatney import supply
+from pbem.rulesets.coatney import replacements, supply
 from pbem.rulesets.coatney.position import Position
 
-from .helpers import BF, GAMES, arrange, at, codes, data, events, play, rejected, start, step, where
+from .helpers import BF, GAMES, RP, arrange, at, codes, data, events, play, rejected, start, step, where
 
 
 def ops(scen, units, phase="axis-ops", flags=None, **kw):
@@ -171,8 +171,6 @@ def test_invasion_on_11jul41_nobody_is_dispersed(scen):
 def test_soviet_replacements_are_halved_on_turn_2_unless_the_invasion_was_11jul41(scen):
     """XVI.C.1.c.1: on 11Jul41 "the Soviet replacement rates are not halved in the first turn"; with XVI.B.6 (no
     replacements on game-turn 1) the halving falls on game-turn 2 of a 1Jun41 or 22Jun41 game (I-36)."""
-    from pbem.rulesets.coatney import replacements
-
     got = {}
     for first in ("1Jun41", "22Jun41", "11Jul41"):
         index = data(scen).turn_index(first)
@@ -206,3 +204,96 @@ def test_invasion_on_1jun41_rolls_the_weather_and_disperses_the_d_units(scen):
     assert small and big and small | big == gone
     assert sides(st, small) == {"axis", "soviet"}
     assert not small & dispersed(invade(scen, "22Jun41"))
+
+
+# --- RP X.A.2, XI.B.2-3: rivers and ZOCs ------------------------------------------------------------------------
+def plain(d, h):
+    return d.terrain[h] == "clear" and d.country[h] == "ussr" and not d.city_size[h] and not d.stalin_hex[h] \
+        and not d.fortress[h]
+
+
+def river_walk(scen):
+    """(start, [three hexes entered, the first step crossing a river], a hex next to the last one only): clear
+    Soviet hexes, no other river on the way."""
+    d = data(scen)
+    b = d.board
+    for x, y in sorted(d.rivers):
+        for p1, p2 in ((x, y), (y, x)):
+            if not (plain(d, p1) and plain(d, p2)):
+                continue
+            for s in b.neighbours(p1):
+                if not plain(d, s) or not open_side(d, s, p1) or b.distance(s, p2) != 2:
+                    continue
+                for p3 in b.neighbours(p2):
+                    if not plain(d, p3) or not open_side(d, p2, p3) or b.distance(s, p3) != 3:
+                        continue
+                    for w in b.neighbours(p3):
+                        if plain(d, w) and min(b.distance(w, h) for h in (s, p1, p2)) >= 2:
+                            return b.ids[s], [b.ids[p1], b.ids[p2], b.ids[p3]], b.ids[w]
+    raise AssertionError("no river walk")
+
+
+@GAMES
+def test_rp_a_river_crossed_on_the_way_into_an_ezoc_costs_one_more(scen):
+    """RP X.A.2: "All units except German infantry armies must expend 1 additional movement factor for each river
+    crossed, if they will be entering an Enemy ZOC." Three hexes with a river cost a 3-MF infantry corps 4 when the
+    last is in an EZOC: it needs its bonus and is Dispersed (RP XI.C, R-13); not a German infantry army, not
+    without the enemy, and not in BF (no such rule: 3 MF, no bonus used)."""
+    s, path, w = river_walk(scen)
+    corps = step(ops(scen, {"de-k1": s, "su-a8": w}), "axis", [{"move": "de-k1", "path": path}])
+    assert where(corps, "de-k1") == path[-1]
+    assert bool(corps.unit("de-k1").flags.get("dispersed")) == (scen != BF)
+    army = step(ops(scen, {"de-a9": s, "su-a8": w}), "axis", [{"move": "de-a9", "path": path}])
+    assert where(army, "de-a9") == path[-1] and not army.unit("de-a9").flags.get("dispersed")
+    alone = step(ops(scen, {"de-k1": s}), "axis", [{"move": "de-k1", "path": path}])
+    assert where(alone, "de-k1") == path[-1] and not alone.unit("de-k1").flags.get("dispersed")
+
+
+def zoc_step(scen, kind):
+    """(enemy hex, start next to it, a target next to both): the target is hills or forest ("terrain") or clear
+    across a river ("river"); clear Soviet hexes otherwise."""
+    d = data(scen)
+    b = d.board
+    for e in range(len(b)):
+        if not plain(d, e):
+            continue
+        for s1 in b.neighbours(e):
+            if not plain(d, s1) or not open_side(d, e, s1):
+                continue
+            for n in b.neighbours(s1):
+                if n not in b.neighbours(e) or d.country[n] != "ussr" or d.city_size[n] or d.stalin_hex[n] \
+                        or d.fortress[n] or not open_side(d, e, n):
+                    continue
+                if (kind == "terrain" and d.terrain[n] in ("hills", "forest") and open_side(d, s1, n)) or \
+                        (kind == "river" and d.terrain[n] == "clear" and d.pair(s1, n) in d.rivers):
+                    return b.ids[e], b.ids[s1], b.ids[n]
+    raise AssertionError(f"no {kind} step")
+
+
+def test_rp_the_armor_step_from_zoc_to_zoc_only_on_clear_terrain():
+    """RP XI.B.2: the pure-armor stack's 1-hex move from one ZOC to another of the same enemy unit is barred "UNLESS
+    the stack would have to move across or into non-clear terrain": into hills, across a river; into a hex a friendly
+    unit holds it is the ordinary rule and allowed."""
+    s = RP
+    for kind in ("terrain", "river"):
+        e, s1, target = zoc_step(s, kind)
+        v = rejected(ops(s, {"de-pzk3": s1, "su-a8": e}), "axis", [{"move": "de-pzk3", "path": [target]}])
+        assert codes(v) == ["MOVE_EZOC_TO_EZOC"] and v[0].rule == "russian-portfolio XI.B.2", kind
+        assert "non-clear" in v[0].message, kind
+        held = step(ops(s, {"de-pzk3": s1, "de-k2": target, "su-a8": e}), "axis", [{"move": "de-pzk3", "path": [target]}])
+        assert where(held, "de-pzk3") == target, kind
+
+
+@GAMES
+def test_one_hex_from_one_units_zoc_into_a_fronts_zoc(scen):
+    """RP XI.B.3: "A unit may always make a 1-hex movement out of one enemy unit's ZOC and directly into another,
+    different enemy unit's ZOC" - a Russian front's too; BF XI.B.3 forbids it into an undispersed front's ZOC that no
+    friendly unit holds."""
+    start_hex, end_hex = at(scen, "NW"), at(scen, "NW", "N")
+    units = {"de-k1": start_hex, "su-a8": at(scen), "su-f-western": at(scen, "NW", "N", "N")}
+    move = [{"move": "de-k1", "path": [end_hex]}]
+    if scen == BF:
+        assert codes(rejected(ops(scen, units), "axis", move)) == ["MOVE_EZOC_ARMY_FRONT"]
+    else:
+        assert where(step(ops(scen, units), "axis", move), "de-k1") == end_hex
+
