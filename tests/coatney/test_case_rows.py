@@ -7,7 +7,7 @@ from pbem.core import game
 from pbem.rulesets.coatney import replacements, supply
 from pbem.rulesets.coatney.position import Position
 
-from .helpers import BF, GAMES, RP, arrange, at, codes, data, events, play, rejected, start, step, where
+from .helpers import BF, GAMES, RP, arrange, at, codes, data, events, nb, play, rejected, start, step, where
 
 
 def ops(scen, units, phase="axis-ops", flags=None, **kw):
@@ -296,4 +296,61 @@ def test_one_hex_from_one_units_zoc_into_a_fronts_zoc(scen):
         assert codes(rejected(ops(scen, units), "axis", move)) == ["MOVE_EZOC_ARMY_FRONT"]
     else:
         assert where(step(ops(scen, units), "axis", move), "de-k1") == end_hex
+
+
+# --- RP IX.A ¶3, IX.A.1.a.2, IX.B.2: arrivals, fronts, the Siberian groups ---------------------------------------
+def city(scen, name):
+    return data(scen).board.resolve(name)
+
+
+def col(h):
+    return int(h[:2])
+
+
+NO_POOLS = {"soviet": {"infantry": 0, "armor": 0}, "axis": {"infantry": 0, "armor": 0}}
+
+
+def test_rp_one_arrival_a_hex_and_the_unit_there_steps_aside():
+    """RP IX.A: "Not more than 1 unit may arrive in a hex as a replacement or strategically moved unit, per turn. If
+    an arriving unit would violate stacking with a unit already on the hex, the latter unit is moved one hex toward
+    the owning player's side of the mapboard, where it is (also) Dispersed" (R-15: the lowest-id such hex)."""
+    s = RP
+    moscow, gorky = city(s, "Moscow"), city(s, "Gorky")
+    pools = {"soviet": {"infantry": 10, "armor": 0}, "axis": {"infantry": 0, "armor": 0}}
+    st = ops(s, {"su-a8": moscow, "su-a11": gorky}, phase="soviet-ops", pools=pools)
+    nxt = step(st, "soviet", [{"replace": "su-a29", "at": moscow}])  # two armies: one above corps size too many
+    east = min(n for n in nb(s, moscow) if col(n) > col(moscow))
+    assert where(nxt, "su-a29") == moscow and where(nxt, "su-a8") == east
+    assert nxt.unit("su-a8").flags.get("dispersed") and nxt.unit("su-a29").flags.get("dispersed")
+    assert events(nxt, "bump")[0]["data"]["unit"] == "su-a8"
+    v = rejected(st, "soviet", [{"replace": "su-a29", "at": moscow}, {"rail": "su-a11", "to": moscow}])
+    assert codes(v) == ["RAIL_DETRAIN"] and "already arrived" in v[0].message
+    # the Axis's side is the west: the first of three corps in Warsaw makes room for a fourth arriving by rail
+    warsaw = city(s, "Warsaw")
+    near = next(n for n in nb(s, warsaw) if data(s).country[data(s).board.index(n)] == "germany")
+    axis = ops(s, {"de-k1": near, "de-k2": warsaw, "de-k5": warsaw, "de-k7": warsaw})
+    railed = step(axis, "axis", [{"rail": "de-k1", "to": warsaw}])
+    west = min(n for n in nb(s, warsaw) if col(n) < col(warsaw))
+    assert where(railed, "de-k1") == warsaw and where(railed, "de-k2") == west
+    assert railed.unit("de-k2").flags.get("dispersed")
+    # BF has no bump: the arrival must fit (XII)
+    bf = ops(BF, {"su-a8": city(BF, "Moscow")}, phase="soviet-ops", pools=pools)
+    assert codes(rejected(bf, "soviet", [{"replace": "su-a29", "at": city(BF, "Moscow")}])) == ["STACK_LIMIT"]
+
+
+@GAMES
+def test_rp_at_most_two_fronts_a_turn(scen):
+    """RP IX.A.1.a.2: "No more than 2 Russian front units may enter the game as replacements per turn"; BF has no such
+    limit."""
+    pools = {"soviet": {"infantry": 30, "armor": 0}, "axis": {"infantry": 0, "armor": 0}}
+    st = ops(scen, {"su-a8": at(scen)}, phase="soviet-ops", pools=pools)
+    fronts = [{"replace": f, "at": city(scen, c)} for f, c in
+              (("su-f-western", "Moscow"), ("su-f-reserve", "Gorky"), ("su-f-bryansk", "Stalingrad"))]
+    two = step(st, "soviet", fronts[:2])
+    assert where(two, "su-f-western") == city(scen, "Moscow") and where(two, "su-f-reserve") == city(scen, "Gorky")
+    if scen == BF:
+        assert where(step(st, "soviet", fronts), "su-f-bryansk") == city(scen, "Stalingrad")
+    else:
+        v = rejected(st, "soviet", fronts)
+        assert codes(v) == ["REPLACE_FRONTS"] and v[0].unit == "su-f-bryansk" and v[0].order == 2
 
