@@ -354,3 +354,56 @@ def test_rp_at_most_two_fronts_a_turn(scen):
         v = rejected(st, "soviet", fronts)
         assert codes(v) == ["REPLACE_FRONTS"] and v[0].unit == "su-f-bryansk" and v[0].order == 2
 
+
+def soviet_rr(scen, name, **kw):
+    """The Soviet R/R&SMP (his ops step) of the calendar turn `name` in a 22Jun41 game, pools empty."""
+    d = data(scen)
+    turn = d.turn_index(name) - d.turn_index("22Jun41") + 1
+    st = ops(scen, {"su-a8": at(scen)}, phase="soviet-ops", turn=turn, pools=NO_POOLS, **kw)
+    return st.evolve(date=d.calendar[d.turn_index(name)].date, options=("siberian-gamble",))
+
+
+def siberian_turn(k):
+    """An RP Soviet R/R&SMP of 11Sep41 (before the safe 21Dec41), the Siberians started k turns before."""
+    extra = {"siberians": {"started": 5 - k}} if k else {}
+    return soviet_rr(RP, "11Sep41", answers={"axis": {"siberian": 4}}, **extra)
+
+
+def test_rp_siberian_reserve_groups():
+    """RP IX.B.2: "1. and 3. Shock armies plus "pure" armor (or mech) units worth 7 replacement factors in the first
+    turn ... 2. and 4. Shock armies and 4 factors of armor units ... 6 factors of infantry and any one cavalry corps";
+    "Any extra Siberian Reserve reinforcement factors may be used as replacement factors" (armor to armor, RP IX.A).
+    The Japanese die (IX.B.3) shows 6 against the Axis's 4."""
+    s = RP
+    m = city(s, "Moscow")
+    around = nb(s, m)
+    first = siberian_turn(0)
+    assert first.turn == 5
+    start_it = [{"siberians": "start"}]
+    ok = start_it + [{"reinforce": "su-shk1", "at": m}, {"reinforce": "su-shk3", "at": around[0]},
+                     {"reinforce": "su-tk1", "at": around[1]}]
+    full = replacements.production(Position(data(s), first))[:2]
+    nxt = play(first, "soviet", ok, 6)
+    assert not nxt.over and where(nxt, "su-shk1") == m and where(nxt, "su-tk1") == around[1]
+    assert not nxt.unit("su-shk3").flags.get("dispersed")  # IX.B.4
+    assert events(nxt, "japan")
+    pool = nxt.extras["pools"]["soviet"]
+    assert (pool["infantry"], pool["armor"]) == (full[0], full[1] + 7 - 3)  # 4 armor factors left over
+    over = ok + [{"reinforce": "su-tk2", "at": around[1]}, {"reinforce": "su-tk3", "at": around[2]}]  # 9 > 7
+    assert codes(rejected(first, "soviet", over)) == ["SIBERIANS_OVER"]
+    early = start_it + [{"reinforce": "su-shk2", "at": m}]  # the 2. Shock army belongs to the second turn
+    assert codes(rejected(first, "soviet", early)) == ["SIBERIANS_OVER"]
+    second = siberian_turn(1)
+    two = play(second, "soviet", [{"reinforce": "su-shk2", "at": m}, {"reinforce": "su-shk4", "at": around[0]},
+                                  {"reinforce": "su-tk1", "at": around[1]}], 6)
+    assert where(two, "su-shk4") == around[0] and two.extras["pools"]["soviet"]["armor"] == full[1] + 4 - 3
+    assert codes(rejected(second, "soviet", [{"reinforce": "su-tk1", "at": around[1]},
+                                             {"reinforce": "su-tk2", "at": around[1]}])) == ["SIBERIANS_OVER"]  # 6 > 4
+    third = siberian_turn(2)
+    three = play(third, "soviet", [{"reinforce": "su-kkr1", "at": m}, {"reinforce": "su-a29", "at": around[0]},
+                                   {"reinforce": "su-a30", "at": around[1]}], 6)
+    assert where(three, "su-kkr1") == m and three.extras["pools"]["soviet"]["infantry"] == full[0]  # 3 + 3 of 6
+    assert codes(rejected(third, "soviet", [{"reinforce": "su-a29", "at": around[0]},
+                                            {"reinforce": "su-a30", "at": around[1]},
+                                            {"reinforce": "su-a31", "at": around[2]}])) == ["SIBERIANS_OVER"]
+

@@ -335,8 +335,9 @@ def reinforce(step: Step, o: Reinforce, strategic: Any) -> None:
 
 
 def end_of_phase(step: Step, answers: Mapping[str, Mapping[str, Any]], keys: Any = None) -> None:
-    """The end of the Soviet R/R&SMP: the safe start on 21Dec41; leftovers become replacement factors; the
-    Japanese die in each month (BF) or turn (RP) the Siberians are in the game before their safe date."""
+    """The end of the Soviet R/R&SMP: the safe start on 21Dec41; leftovers become replacement factors (BF: of the
+    infantry kind; RP: of their group's kind); the Japanese die in each month (BF) or turn (RP) the Siberians are in
+    the game before their safe date."""
     pos = step.pos
     if step.side != SOVIET:
         return
@@ -350,6 +351,16 @@ def end_of_phase(step: Step, answers: Mapping[str, Mapping[str, Any]], keys: Any
         if extra > 0 and not step.checking:
             pools(pos, SOVIET)["infantry"] += extra
             step.event("siberians", f"{extra} unused Siberian factors become replacement factors (IX.B.2)")
+    elif k is not None and not step.checking:
+        # RP IX.B.2: the group's unused armor and infantry factors go to the pools of their own kind (RP IX.A)
+        spent = (sib.get("left") or {}).get(str(k), {})
+        group = ((pos.data.replacements.get("siberian_reserve") or {}).get("allotments") or [])[k]
+        for kind in ("armor", "infantry"):
+            extra = int(group.get(f"{kind}_factors", 0)) - int(spent.get(kind, 0))
+            if extra > 0:
+                pools(pos, SOVIET)[kind] += extra
+                step.event("siberians", f"{extra} unused Siberian {kind} factors become replacement factors "
+                           "(IX.B.2)", factor_kind=kind, factors=extra)
     if not sib.get("started") or pos.date >= SAFE or step.checking:
         return
     month = pos.date[:7]
