@@ -407,3 +407,18 @@ def test_rp_siberian_reserve_groups():
                                             {"reinforce": "su-a30", "at": around[1]},
                                             {"reinforce": "su-a31", "at": around[2]}])) == ["SIBERIANS_OVER"]
 
+
+@GAMES
+def test_the_siberian_reserve_enters_in_the_21dec41_rrsmp(scen):
+    """BF and RP IX.B.1: the Siberian Reserve "begins entering the game automatically and "safely" ... in the
+    Replacement/Reinforcement Phase (R/RP) of the 21Dec41" game-turn: its first allotment may enter in that phase,
+    with no Japanese die, and only what is left unused becomes replacement factors (IX.B.2)."""
+    st = soviet_rr(scen, "21Dec41", weather="snow")
+    m = city(scen, "Moscow")
+    unit = "su-shk1" if scen == RP else "su-a29"  # RP: the named 1. Shock army; BF: 3 of the 7 factors of choice
+    full = replacements.production(Position(data(scen), st))[:2]
+    nxt = step(st, "soviet", [{"reinforce": unit, "at": m}])
+    assert where(nxt, unit) == m and not nxt.unit(unit).flags.get("dispersed")
+    assert events(nxt, "siberians") and not events(nxt, "japan") and not nxt.over
+    pool = nxt.extras["pools"]["soviet"]
+    assert (pool["infantry"], pool["armor"]) == ((full[0], full[1] + 7) if scen == RP else (full[0] + 7 - 3, full[1]))
