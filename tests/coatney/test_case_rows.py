@@ -1,8 +1,8 @@
 """Rule rows that had their behaviour but no test of their own (issue 6): BF X.B.11 / RP X.B.10 (mountains),
 XIII.H.4 (the side-step advance), XVI.C.1.c.1 and c.3 (the 11Jul41 and 1Jun41 invasion dates), and RP IX.A ¶3
 (one arrival a hex, the bump), IX.A.1.a.2 (two fronts a turn), IX.B.2 (the Siberian groups), X.A.2 (rivers into
-an EZOC), XI.B.2 (non-clear terrain) and XI.B.3. Constructed positions on the real maps, a fixed die where a rule
-hangs on one roll."""
+an EZOC), XI.B.2 (non-clear terrain) and XI.B.3; and IX.B.1's safe start of the Siberian Reserve, which the IX.B.2
+tests showed broken. Constructed positions on the real maps, a fixed die where a rule hangs on one roll."""
 from pbem.core import game
 from pbem.rulesets.coatney import replacements, supply
 from pbem.rulesets.coatney.position import Position
