@@ -79,13 +79,16 @@ def production(pos: Position) -> tuple[int, int, list[str]]:
 
 def open_books(step: Step, evacuating: bool = False) -> None:
     """The start of the side's R/R&SMP, before any order: factories lost (IX.A.1.b.3), evacuated factories that
-    produce again (IX.A.1.b.4.c), and the Soviet letters the rules need now (docs/design-coatney.md §3.3): both
-    from game-turn 2, the factory letter earlier if the Soviet evacuates a factory (I-39)."""
+    produce again (IX.A.1.b.4.c), the safe start of the Siberian Reserve (IX.B.1: its first allotment enters in
+    this phase), and the Soviet letters the rules need now (docs/design-coatney.md §3.3): both from game-turn 2,
+    the factory letter earlier if the Soviet evacuates a factory (I-39)."""
     pos, side = step.pos, step.side
     check_factories(step)
     if side != SOVIET:
         return
     resume_factories(step)
+    if not siberians(pos).get("started") and pos.date >= SAFE:
+        begin(step, "safe, 21Dec41")
     if pos.extras.get("secret"):
         from . import secrets
 
@@ -335,14 +338,13 @@ def reinforce(step: Step, o: Reinforce, strategic: Any) -> None:
 
 
 def end_of_phase(step: Step, answers: Mapping[str, Mapping[str, Any]], keys: Any = None) -> None:
-    """The end of the Soviet R/R&SMP: the safe start on 21Dec41; leftovers become replacement factors; the
-    Japanese die in each month (BF) or turn (RP) the Siberians are in the game before their safe date."""
+    """The end of the Soviet R/R&SMP: leftovers become replacement factors (BF: of the infantry kind; RP: of their
+    group's kind); the Japanese die in each month (BF) or turn (RP) the Siberians are in the game before their safe
+    date."""
     pos = step.pos
     if step.side != SOVIET:
         return
     sib = siberians(pos)
-    if not sib.get("started") and pos.date >= SAFE:
-        begin(step, "safe, 21Dec41")
     k = allotment(pos)
     if k is not None and not pos.params.siberian_groups:
         spent = (sib.get("left") or {}).get(str(k), {"all": 0})
@@ -350,6 +352,16 @@ def end_of_phase(step: Step, answers: Mapping[str, Mapping[str, Any]], keys: Any
         if extra > 0 and not step.checking:
             pools(pos, SOVIET)["infantry"] += extra
             step.event("siberians", f"{extra} unused Siberian factors become replacement factors (IX.B.2)")
+    elif k is not None and not step.checking:
+        # RP IX.B.2: the group's unused armor and infantry factors go to the pools of their own kind (RP IX.A)
+        spent = (sib.get("left") or {}).get(str(k), {})
+        group = ((pos.data.replacements.get("siberian_reserve") or {}).get("allotments") or [])[k]
+        for kind in ("armor", "infantry"):
+            extra = int(group.get(f"{kind}_factors", 0)) - int(spent.get(kind, 0))
+            if extra > 0:
+                pools(pos, SOVIET)[kind] += extra
+                step.event("siberians", f"{extra} unused Siberian {kind} factors become replacement factors "
+                           "(IX.B.2)", factor_kind=kind, factors=extra)
     if not sib.get("started") or pos.date >= SAFE or step.checking:
         return
     month = pos.date[:7]
