@@ -50,10 +50,11 @@ def to_setup(scen=BF, letters=("C", "A", "F"), axis_hides=False, options=()):
 
 
 @lru_cache(maxsize=4)
-def to_first_axis_ops(scen=BF, axis_hides=False, historical=False):
-    """The first Axis ops step; `historical` fixes the Historical order of battle by the Soviet's choice, so
-    that his historical set-up is always legal."""
-    if historical:
+def to_first_axis_ops(scen=BF, axis_hides=False, historical=True):
+    """The first Axis ops step. `historical` (the default) fixes the Historical order of battle by the Soviet's
+    choice, so that his historical set-up is legal whatever the scenario's digest makes the open dice; without it
+    the letters C, A, F meet the dice, and the set-up may break the drawn scenario."""
+    if historical and scen == BF:  # RP has no secret scenarios (R-18)
         st = to_setup(scen, letters=("1", "1", "1"), axis_hides=axis_hides, options=("soviet-choice",))
     else:
         st = to_setup(scen, axis_hides=axis_hides)
@@ -86,14 +87,12 @@ def test_face_down_counters_turn_up_in_the_first_axis_movement():
     """XVI.B.5: 48 counters face down; "Soviet dummy markers are removed ... as soon as an Axis unit is adjacent to
     them or at the end of the first Axis operational movement phase"; the OOB letter opens with them (I-37). The
     step, adjudicated by the Soviet with his secret, verifies without it."""
-    st = to_first_axis_ops()
+    st = to_first_axis_ops()  # the Soviet chose the Historical order of battle: his set-up is legal
     tokens = [u for u in st.units if u.flags.get("token") and u.status == "active"]
     assert len(tokens) == 48 and not any(u.status == "active" for u in st.units if u.id == "su-a10")
     nxt, o = run(st, "axis", [{"end_turn": True}], theirs=SOVIET)
-    assert not [u for u in nxt.units if u.flags.get("token") and u.status == "active"]
-    letter_c = final_number("C", st.extras["secret"]["casts"]["oob"])
-    draws = {1: "historical", 2: "local-redeployment", 3: "strategic-redeployment"}
-    assert nxt.unit("su-a10").status == "active" and nxt.extras["scenario"]["oob"] == draws.get(letter_c)
+    assert not [u for u in nxt.units if u.flags.get("token") and u.status == "active"] and not nxt.over
+    assert nxt.unit("su-a10").status == "active" and nxt.extras["scenario"]["oob"] == "historical"
     dummies = [e for e in nxt.log["events"] if e["kind"] == "exposed" and "dummy" in e["text"]]
     assert len(dummies) == 5
     game.verify(st, [o], nxt.to_dict())  # no secret needed: the openings are in the next state
@@ -171,7 +170,7 @@ def test_the_axis_number_for_the_japanese_die():
     """IX.B.3: "the Axis Player picks a number (from 1 to 6), and the Soviet Player must cast the die": the Axis
     commits it in his orders; it is opened by him when he adjudicates the Soviet's roll, and the Soviet verifies
     without the Axis's secret."""
-    st = to_first_axis_ops(axis_hides=True, historical=True)
+    st = to_first_axis_ops(axis_hides=True)
     st, _ = run(st, "axis", [{"end_turn": True}], theirs=SOVIET)
     st, _ = run(st, "axis" if st.awaiting.side == "axis" else "soviet", [{"end_turn": True}])
     st, _ = run(st, "axis", [{"siberian": "commit", "secret_number": 4}, {"end_turn": True}], mine=AXIS,
@@ -239,3 +238,129 @@ def test_the_soviet_may_choose_his_scenarios_in_secret():
         game.new_game(BF, game_id="choice-open", seed="s", options=("soviet-choice",))
     with pytest.raises(UsageError, match="exclude each other"):
         game.new_game(BF, game_id="choice-both", seed="s", hidden_keys=keys, options=("soviet-choice", "agreed-scenario"))
+
+
+def set_up_as(numbers, moves=(), drop=(), extra=()):
+    """A face-down Soviet set-up under the chosen scenario `numbers` (soviet-choice, so no die decides it): the
+    historical template with `moves` (unit -> hex), without `drop`, plus `extra` (unit, hex); then the Axis's
+    historical set-up and his first movement, at whose end the counters turn up and the set-up is judged."""
+    st = to_setup(letters=tuple(numbers), options=("soviet-choice",))
+    items = [dict(o) for o in game.ruleset_of(st).template(st, "soviet")["orders"] if o["secret_unit"] not in drop]
+    for o in items:
+        o["at"] = dict(moves).get(o["secret_unit"], o["at"])
+    items += [{"place": "secret", "at": h, "secret_unit": uid} for uid, h in extra]
+    st, _ = run(st, "soviet", items, mine=SOVIET)
+    st, _ = run(st, "axis", [{"setup": "historical"}], theirs=SOVIET)
+    nxt, _ = run(st, "axis", [{"end_turn": True}], theirs=SOVIET)
+    return nxt.result["reason"] if nxt.over else None
+
+
+def test_each_scenario_s_set_up_freedom():
+    """XVI.C.1.a.1-3 (I-72): Historical: the printed set-up; "Local": the Soviet "may redeploy any of his
+    'frontier' units ... as long as each frontier hex is occupied", units Dispersed at the start "are still
+    dispersed" on their hexes; "Strategic": "anywhere within the Soviet Union, except that the dispersed units
+    must still be on their designated hexes". A set-up that breaks its scenario forfeits the game."""
+    far = "3305"  # clear Soviet land far behind the front
+    assert "historical set-up" in set_up_as("111", moves={"su-a16": far})
+    assert set_up_as("211", moves={"su-a10": "0512", "su-a11": "0415"}) is None  # two frontier armies swap
+    assert "only frontier units" in set_up_as("211", moves={"su-a16": far})
+    assert "frontier hex 0415 is left empty" in set_up_as("211", moves={"su-a10": far})
+    assert set_up_as("311", moves={"su-a16": far, "su-a10": "3306"}) is None
+    reason = set_up_as("311", moves={"su-a13": far})  # a "D" army on 22Jun41
+    assert "su-a13" in reason and "Dispersed unit stays on its designated hex" in reason and "XVI.C.1.a" in reason
+
+
+def test_budyonny_s_stables_sets_up_its_b_units():
+    """XVI.C.1.a.5: 2-factor armies, mechanized corps and the 1. MosMotRifDiv removed, "the special 'B' units are
+    added", units "freely placed as in 3)". The B units exist in every game, off the map, for this scenario."""
+    gone = ["su-a4", "su-a13", "su-a18", "su-a27", "su-mmrd1"] + [f"su-mk{n}" for n in (1, 2, 3, 4, 5, 6, 7, 8, 9,
+                                                                                     11, 12, 14, 15, 18)]
+    hexes = iter(f"{c:02d}{r:02d}" for c in range(26, 40) for r in range(2, 12))
+    extra = [(f"su-b-a{n}", next(hexes)) for n in range(1, 7)] + [(f"su-b-kk{n}", next(hexes)) for n in range(1, 7)]
+    extra += [(f"dummy-{n:02d}", next(hexes)) for n in range(6, 13)]
+    assert set_up_as("511", drop=tuple(gone), extra=tuple(extra)) is None
+    assert "missing" in set_up_as("511", drop=tuple(gone), extra=tuple(extra[1:] + [("dummy-13", next(hexes))]))
+
+
+def test_the_tukhachevsky_twist_chooses_60_factors_of_infantry():
+    """XVI.C.1.a.6: "the Soviet Player may select 60 replacement factors worth of infantry units" from all the
+    scenarios' infantry; the Twist's own units must be set up (I-72)."""
+    keep = ["su-ck6", "su-kk5", "su-kk2", "su-mmrd1", "su-pk1", "su-pk2", "su-pk3", "su-pk4", "su-pk5"]
+    twist = ["su-tdd1", "su-tdd2", "su-tdd3", "su-tdd4", "su-npp1", "su-npp2", "su-npp3", "su-npp4", "su-npp5",
+             "su-npp6", "su-pk7", "su-pk8"]
+    st = to_setup(letters=("6", "1", "1"), options=("soviet-choice",))
+    template = {o["secret_unit"]: o["at"] for o in game.ruleset_of(st).template(st, "soviet")["orders"]}
+    armies = sorted(u for u in template if u.startswith("su-a"))  # the historical armies, 2 to 4 factors
+    counters = {u.type: data_of(st).counter(u.type) for u in st.units}
+    def cost(uid):  # IX.A: the smaller combat factor
+        return min(counters[st.unit(uid).type].attack, counters[st.unit(uid).type].defense)
+
+    spent = sum(cost(a) for a in armies)
+    assert spent <= 60
+    drop = tuple(u for u in template if u not in keep + armies and not u.startswith("dummy"))
+    hexes = iter(f"{c:02d}{r:02d}" for c in range(26, 40) for r in range(2, 12))
+    extra = [(u, next(hexes)) for u in twist]
+    extra += [(f"dummy-{n:02d}", next(hexes)) for n in range(6, 6 + 48 - (len(template) - len(drop) + len(extra)))]
+    assert set_up_as("611", drop=drop, extra=tuple(extra)) is None
+    over = [("su-shk1", h) if uid == extra[-1][0] else (uid, h) for uid, h in extra]  # a dummy becomes an army
+    assert spent + cost("su-shk1") > 60 and "more than 60" in set_up_as("611", drop=drop, extra=tuple(over))
+    assert "su-ck6 must be set up" in set_up_as("611", drop=drop + ("su-ck6",), extra=tuple(extra + [("dummy-99", next(hexes))]))
+
+
+def data_of(st):
+    return game.ruleset_of(st).data(st)
+
+
+def test_an_open_soviet_set_up_is_the_historical_one():
+    """XVI.C.1.a.1 with I-69: a game without the Soviet's hidden register plays the agreed Historical scenario,
+    so his `place:` orders must put every unit on its historical hex."""
+    from pbem.rulesets.coatney import setup
+    from pbem.rulesets.coatney.position import Position
+
+    st = game.new_game(BF, game_id="open-bf", seed="s")
+    st, _ = run(st, "axis", [])
+    assert st.phase == "soviet-setup"
+    pos = Position(data_of(st), st)
+    home = setup.designated(pos)
+    places = [{"place": u.id, "at": pos.hex_id(home[u.id])} for u in setup.to_set_up(pos, "soviet")]
+    ok, _ = run(st, "soviet", places)
+    assert ok.phase == "axis-setup"
+    moved = [dict(p, at="3305") if p["place"] == "su-a16" else p for p in places]
+    v = game.check(st, [send(st, "soviet", moved)])
+    assert [x.code for x in v] == ["SETUP_NOT_HISTORICAL"] and "XVI.C.1.a.1" in v[0].rule and "su-a16" in v[0].message
+
+
+@pytest.mark.parametrize("scen", [BF, RP], ids=["bf", "rp"])
+def test_the_agreed_set_up_freedom(scen):
+    """XVI.C.1.a.2: "The Axis Player may redeploy his undispersed starting forces anywhere on his side"; 1.a.3:
+    "German units may then be freely set up anywhere in Germany and Rumania". The freedom is a public option
+    (I-61); the Russian Portfolio, without secret scenarios, gives it to both sides (R-18)."""
+    from pbem.rulesets.coatney import setup
+    from pbem.rulesets.coatney.position import Position
+
+    def axis_set_up(options, moves):
+        st = game.new_game(scen, game_id="free-" + scen.split("/")[0], seed="s", options=options)
+        st, _ = run(st, "axis", [])
+        st, _ = run(st, "soviet", [{"setup": "historical"}])
+        pos = Position(data_of(st), st)
+        home = setup.designated(pos, "axis")
+        places = [{"place": u.id, "at": moves.get(u.id, pos.hex_id(home[u.id]))} for u in setup.to_set_up(pos, "axis")]
+        return [v.code for v in game.check(st, [send(st, "axis", places)])]
+
+    undispersed, dispersed = "de-pzk56", "de-pzk40"  # 40. PzKps is marked "D": Dispersed on 22Jun41
+    west = {BF: ("0113", "0114"), RP: ("0120", "0121")}[scen]  # clear hexes in the west of the Reich
+    elsewhere = {undispersed: west[0], dispersed: west[1]}
+    assert axis_set_up((), {undispersed: west[0]}) == ["SETUP_NOT_HISTORICAL"]
+    assert axis_set_up(("axis-setup-local",), {undispersed: west[0]}) == []
+    assert axis_set_up(("axis-setup-local",), elsewhere) == ["SETUP_NOT_HISTORICAL"]
+    assert axis_set_up(("axis-setup-strategic",), elsewhere) == []
+    with pytest.raises(UsageError, match="one Axis set-up freedom"):
+        game.new_game(scen, game_id="x", seed="s", options=("axis-setup-local", "axis-setup-strategic"))
+    if scen == RP:  # the Soviet's freedom follows the same option
+        st = game.new_game(scen, game_id="free-rp", seed="s", options=("axis-setup-strategic",))
+        st, _ = run(st, "axis", [])
+        pos = Position(data_of(st), st)
+        home = setup.designated(pos)
+        places = [{"place": u.id, "at": "3010" if u.id == "su-a16" else pos.hex_id(home[u.id])}
+                  for u in setup.to_set_up(pos, "soviet")]
+        assert game.check(st, [send(st, "soviet", places)]) == []

@@ -99,7 +99,7 @@ def preference(pos: Position, u: PUnit, ctx: Context, route: Sequence[int], pref
     and not fully stacked first, then far from the attackers, then hex ids."""
     end = route[-1]
     supplied = end in supply.supplied_hexes(pos, u.side, u.ct.nation)
-    full = len(stacking.counted(pos.stack(end, u.side))) >= 3
+    full = stacking.problem_for(pos, end, pos.stack(end, u.side) + [u]) is not None  # it would over-stack
     far = min(pos.board.distance(end, x) for x in ctx.attack_hexes) if ctx.attack_hexes else 0
     return (0 if clashes(pos, u, route) is None else 1, 0 if supplied else 1, 1 if full else 0, 0 if prefer is not None and end == prefer else 1, -far,
             tuple(pos.hex_id(h) for h in route))

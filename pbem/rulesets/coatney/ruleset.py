@@ -21,7 +21,7 @@ from .position import Position
 
 ANSWERS = {"no_retreat", "no_retreat_cities", "voluntary_retreat", "retreat", "isolation", "isolation_reduce", "overstack",
            "siberian"}
-OPTIONS = {"agreed-scenario", "siberian-gamble", "soviet-choice"}
+OPTIONS = {"agreed-scenario", "siberian-gamble", "soviet-choice", *setupmod.AXIS_FREEDOM}
 
 
 class CoatneyRuleset(Ruleset):
@@ -58,6 +58,8 @@ class CoatneyRuleset(Ruleset):
 
     def check_new(self, state: GameState) -> None:
         """XVI.C ¶1: the Soviet's secret choice is a secret, so it needs his hidden register (I-69, I-71)."""
+        if len(set(setupmod.AXIS_FREEDOM) & set(state.options)) > 1:
+            raise UsageError("choose one Axis set-up freedom: axis-setup-local or axis-setup-strategic (XVI.C.1.a.2-3)")
         if secrets.CHOICE in state.options:
             if "agreed-scenario" in state.options:
                 raise UsageError("the options agreed-scenario and soviet-choice exclude each other (XVI.C ¶1): the "
@@ -74,6 +76,9 @@ class CoatneyRuleset(Ruleset):
         for u in (data.oob.get("replacement_pool") or {}).get("units") or []:
             units.append(Unit(u["id"], data.counter(u["type"]).side, u["type"], None, "pending",
                               freeze({"pool": True})))
+        for u in (data.oob.get("scenario_units") or {}).get("units") or []:  # set up only in their scenario
+            units.append(Unit(u["id"], data.counter(u["type"]).side, u["type"], None, "pending",
+                              freeze({"scenario": u["scenario"]})))
         n = 0
         for m in data.oob.get("markers") or []:
             if data.counter(m["type"]).cls == "parachute":
@@ -221,8 +226,7 @@ class CoatneyRuleset(Ruleset):
 
     def setup_step(self, step: Step, items: Sequence[Any], phase: str) -> str:
         pos, side = step.pos, step.side
-        units = sorted((u for u in pos.units.values() if u.side == side and u.status == "pending"
-                        and not u.flags.get("pool") and not u.flags.get("brigade")), key=lambda u: u.id)
+        units = setupmod.to_set_up(pos, side)
         hist = [o for o in items if isinstance(o, Choice) and o.key == "setup"]
         places = [o for o in items if isinstance(o, Place)]
         for o in items:
@@ -247,6 +251,12 @@ class CoatneyRuleset(Ruleset):
                               f"{', '.join(missing)}")
         else:
             setupmod.check_places(step, places, units)
+            if not step.violations:  # an open Soviet set-up is the agreed Historical one (I-69)
+                faults = (setupmod.freedom_faults(pos, setupmod.soviet_freedom(pos, {})) if side == SOVIET
+                          else setupmod.axis_faults(pos))
+                for fault in faults:
+                    step.fail(None, "SETUP_NOT_HISTORICAL", "XVI.C.1.a.1" if side == SOVIET else "XVI.C.1.a.2-3",
+                              fault, hint="`setup: historical` places every unit on its hex")
         if step.violations:
             return phase
         name = pos.extras.get("turn_name", "22Jun41")
@@ -304,8 +314,7 @@ class CoatneyRuleset(Ruleset):
         if state.phase == "soviet-setup" and SOVIET in (state.hidden or {}):
             pos = Position(self.data(state), state)
             step = Step(pos=pos, side=SOVIET, phase_label="template", dice=None)
-            units = sorted((u for u in pos.units.values() if u.side == SOVIET and u.status == "pending"
-                            and not u.flags.get("pool") and not u.flags.get("brigade")), key=lambda u: u.id)
+            units = setupmod.to_set_up(pos, SOVIET)
             return {"orders": [{"place": "secret", "at": p.at, "secret_unit": p.secret_unit}
                                for p in self.historical_facedown(step, units)]}
         if state.phase in ("soviet-setup", "axis-setup"):

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ...core.errors import MismatchError
+from . import setup as setupmod
 from .common import Step
 from .orders import Commit, Place
 from .params import AXIS, SOVIET
@@ -255,9 +256,12 @@ def check_setup(step: Step) -> None:
     expected = {u["id"] for u in pos.data.oob.get("units") or [] if u["side"] == SOVIET and u["id"] not in removed} | added
     placed = {u.id for u in pos.units.values() if u.side == SOVIET and u.active and not u.flags.get("token")
               and u.ct.size != "brigade"}
-    if name != "tukhachevsky" and placed != expected:
+    if name == "tukhachevsky":
+        faults += setupmod.twist_faults(pos, oob)
+    elif placed != expected:
         faults.append(f"the units set up are not the {name} order of battle "
                       f"(missing {sorted(expected - placed)[:4]}, extra {sorted(placed - expected)[:4]})")
+    faults += setupmod.freedom_faults(pos, setupmod.soviet_freedom(pos, oob))
     if faults:
         pos.extras["game_over"] = {"winner": AXIS, "reason": "the Soviet set-up breaks his scenario: " + "; ".join(faults)
                                    + f" ({step.cite('XVI.C.1.a')})", "date": pos.date}
