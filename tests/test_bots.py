@@ -10,7 +10,6 @@ from pbem import selfplay
 from pbem.bots import spi
 from pbem.core import game
 from pbem.core.frozen import freeze, thaw
-from pbem.core.loading import dump_yaml
 from pbem.core.orders import OrdersFile
 
 SCENARIO = "spi-barbarossa/barbarossa-1941"
@@ -30,12 +29,22 @@ def _ratio(odds: str) -> Fraction:
 
 
 @pytest.fixture(scope="module")
-def first_turn():
-    """The Axis first movement and combat phase of a historical start: its orders and what they did."""
-    state = _new("b1")
-    items = spi.orders(state, "axis", None)
-    nxt = selfplay._step(state, spi.orders, {})
-    return state, items, nxt
+def opening():
+    """The first five steps of a historical start (both sides' June turns, the Axis July first phase):
+    for each, the state, the bot's orders and the state after them."""
+    state, out = _new("b1"), []
+    for _ in range(5):
+        items = spi.orders(state, state.awaiting.side, None)
+        nxt = selfplay._step(state, spi.orders, {})
+        out.append((state, items, nxt))
+        state = nxt
+    return out
+
+
+@pytest.fixture(scope="module")
+def first_turn(opening):
+    """The Axis first movement and combat phase of June 1941."""
+    return opening[0]
 
 
 def test_the_spi_bot_attacks_in_the_combat_phase_with_legal_orders(first_turn):
@@ -76,6 +85,30 @@ def test_the_spi_bot_names_only_legal_retreat_hexes(first_turn):
         assert not any(u.location == x["retreat"] and u.side == "soviet" for u in state.units)
 
 
+def test_the_spi_bot_enters_every_reinforcement_when_due(opening):
+    state, items, nxt = opening[4]
+    assert (state.date, state.awaiting.side, state.phase) == ("1941-07", "axis", "movement-combat")
+    due = sorted(u.id for u in state.units if u.side == "axis" and u.status == "pending"
+                 and u.flags.get("arrives", "9") <= state.date)
+    assert due and [x["enter"] for x in items if "enter" in x] == due
+    assert all(nxt.unit(uid).status == "active" and nxt.unit(uid).location for uid in due)
+
+
+def test_the_spi_bot_rails_supply_units_toward_the_front(opening):
+    state, items, nxt = opening[3]
+    assert (state.awaiting.side, state.phase) == ("soviet", "second-movement")
+    from pbem.rulesets.spi_barbarossa import data as spidata
+    board = spidata.load(game.scenario_of(state)).board
+    rails = [x["rail"] for x in items if "rail" in x]
+    assert rails and all(state.unit(uid).type == "su-supply" for uid in rails)
+
+    def gap(s, uid):
+        here = board.index(s.unit(uid).location)
+        return min(board.distance(here, board.index(u.location)) for u in s.units
+                   if u.side == "axis" and u.status == "active" and u.location)
+    assert all(gap(nxt, uid) < gap(state, uid) for uid in rails)
+
+
 def test_the_defender_answers_the_decision_the_bots_attacks_ask_for():
     state = selfplay._step(_new("b2", ("ask-decisions",)), spi.orders, {})
     assert state.phase == "decision" and state.awaiting.side == "soviet"
@@ -93,7 +126,7 @@ from pbem.bots import spi
 from pbem.core import game
 from pbem.core.loading import dump_yaml
 state, combats = game.new_game({SCENARIO!r}, game_id="bots-b3", seed="b3", setup="historical"), 0
-for _ in range(5):
+for _ in range(3):
     state = selfplay._step(state, spi.orders, {{}})
     combats += sum(1 for e in state.log["events"] if e["kind"] == "combat")
 print(json.dumps([hashlib.sha256(dump_yaml(state.to_dict()).encode()).hexdigest(), combats]))
@@ -107,11 +140,10 @@ def test_a_short_spi_self_play_is_byte_identical_under_any_hash_seed():
     import subprocess
     import sys
 
-    def run(hash_seed: str) -> list:
-        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        out = subprocess.run([sys.executable, "-c", SHORT_GAME], env=env, capture_output=True, text=True, check=True)
-        return json.loads(out.stdout)
-
-    a, b = run("1"), run("2")
+    procs = [subprocess.Popen([sys.executable, "-c", SHORT_GAME], env={**os.environ, "PYTHONHASHSEED": seed},
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for seed in ("1", "2")]
+    outs = [p.communicate() for p in procs]
+    assert all(p.returncode == 0 for p in procs), outs
+    a, b = (json.loads(out) for out, _ in outs)
     assert a == b
     assert a[1] >= 2  # combats happened

@@ -1,13 +1,16 @@
 """An SPI Barbarossa bot: a stress test of the rules, not a strong player (docs/selfplay.md).
 
-At setup it gives the historical deployment, at a decision step the default answer (`crt: auto`). In each
-movement phase a few units (chosen by a keyed hash of the state) move one or two hexes toward the nearest
-enemy along the ruleset's own cheapest legal path, and a motorized unit next to an enemy it outnumbers
-nine to one may overrun it. In the combat phase it attacks: for each enemy hex next to its units, the
-fewest attackers (strongest first, then Luftwaffe) that reach GOOD_ODDS by the ruleset's own combat plan
-and odds column, plus now and then one gamble at worse odds picked by the keyed hash. It names a retreat
-hex for attackers that stand together, one of those the ruleset ranks best (in supply, within stacking).
-Every order is kept only if the ruleset still accepts the whole file, so the orders are always legal.
+At setup it gives the historical deployment, at a decision step the default answer (`crt: auto`). In the
+first movement phase every reinforcement due enters at the free edge hexes nearest the enemy; in each
+movement phase its supply units go toward the front (by rail in the second one), a few other units (chosen
+by a keyed hash of the state) move one or two hexes toward the nearest enemy along the ruleset's own
+cheapest legal path, and a motorized unit next to an enemy it outnumbers nine to one may overrun it.
+In the combat phase it attacks: for each enemy hex next to its units, the fewest attackers (strongest
+first, then Luftwaffe) that reach GOOD_ODDS by the ruleset's own combat plan and odds column, plus now and
+then one gamble at worse odds picked by the keyed hash. It names a retreat hex for attackers that stand
+together, one of those the ruleset ranks best (in supply, within stacking). Every order is kept only if
+the ruleset still accepts the whole file, so the orders are always legal; nothing is left to `random`,
+the clock or set order.
 """
 from __future__ import annotations
 
@@ -28,6 +31,9 @@ from ..rulesets.spi_barbarossa.position import Position, PUnit
 from . import pick
 
 MOVERS = 6  # units tried per movement phase: enough to stir the position, cheap to check
+ENTRY_TRIES = 3  # edge hexes tried for each arriving unit
+RAIL_HEXES = 12  # MOVEMENT (M): the longest rail move
+SECTOR = 3  # front hexes this near a supply unit's goal are left to it
 OVERRUNS = 2  # overruns tried per movement phase
 ATTACKS = 8  # attacks declared per combat phase at most
 GOOD_ODDS = Fraction(3)  # 3-1: an attack worth making
@@ -41,19 +47,105 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None) -> lis
     if state.phase not in ("movement-combat", "second-movement"):
         return list(base["orders"])
     answers = base.get("answers")
-    chosen = _moves(state, side, answers)
+    chosen = _arrivals(state, side, answers) if state.phase == "movement-combat" else []
+    chosen = _supply_forward(state, side, chosen, answers)
+    chosen += _moves(state, side, chosen, answers)
     chosen += _overruns(state, side, chosen, answers)
     if state.phase == "movement-combat":
         chosen += _attacks(state, side, chosen, answers)
     return chosen
 
 
-def _moves(state: GameState, side: str, answers: Any) -> list[dict]:
+def _arrivals(state: GameState, side: str, answers: Any) -> list[dict]:
+    """Reinforcements and returned supply units enter as soon as they are due, at the first free edge hexes
+    nearest the enemy (attack supply comes back only this way)."""
+    due = sorted(u.id for u in state.units if u.side == side and u.status == "pending"
+                 and u.flags.get("arrives", "9") <= state.date)
+    if not due:
+        return []
+    data = spidata.load(game.scenario_of(state))
+    board = data.board
+    foes = sorted(board.index(u.location) for u in state.units if u.side != side and u.status == "active" and u.location)
+    edge = sorted(data.edges.get("west" if side == spidata.AXIS else "east", ()),
+                  key=lambda h: (min((board.distance(h, f) for f in foes), default=0), board.ids[h]))
+    out: list[dict] = []
+    k = 0
+    for uid in due:
+        for at in edge[k:k + ENTRY_TRIES]:
+            item = {"enter": uid, "at": board.ids[at]}
+            if _legal(state, side, out + [item], answers):
+                out.append(item)
+                break
+            k += 1  # that hex is full (or closed): later units start further along the edge
+    return out
+
+
+def _supply_forward(state: GameState, side: str, before: list[dict], answers: Any) -> list[dict]:
+    """Supply units that stand back go toward the nearest unit of theirs at the front (attack supply reaches
+    three or six hexes, one in mud): by rail in the second movement phase (MOVEMENT (O)), else on foot."""
+    pos = _after(state, side, []).pos
+    busy = {x.get("enter") for x in before}
+    front = sorted({u.loc for u in pos.active_units(side) if not u.ct.support
+                    and any(pos.enemy_occupied(n, side) for n in pos.board.neighbours(u.loc))})
+    rails: list[dict] = []
+    walks: list[dict] = []
+    served: list[int] = []  # where the supply units before this one are going: one sector each
+    for u in sorted(pos.active_units(side), key=lambda u: u.id):
+        if u.ct.cls != "supply" or u.id in busy or not front:
+            continue
+        open_ = [h for h in front if all(pos.board.distance(h, s) > SECTOR for s in served)] or front
+        goal = min(open_, key=lambda h: (pos.board.distance(u.loc, h), pos.hex_id(h)))
+        served.append(goal)
+        greedy = [pos.hex_id(h) for h in _toward(pos, side, u.loc, goal, RAIL_HEXES)]
+        for path in (greedy, None):
+            if path is None:  # the straight line is blocked: the ruleset's own cheapest path, if any
+                try:
+                    path = (game.ruleset_of(state).route(state, u.id, pos.hex_id(goal)).get("path") or [])[:-1]
+                except PbemError:
+                    break
+            item = _first_legal(state, side, u.id, path, before, rails, walks, answers)
+            if item is not None:
+                (rails if "rail" in item else walks).append(item)
+                break
+    return before + rails + walks
+
+
+def _first_legal(state: GameState, side: str, uid: str, path: list[str], before: list[dict], rails: list[dict],
+                 walks: list[dict], answers: Any) -> dict | None:
+    """The longest rail move (second phase only), else the longest walk, along path the ruleset accepts."""
+    rail = sorted({min(n, len(path)) for n in (RAIL_HEXES, 8, 4)} - {0}, reverse=True)
+    tries = [("rail", n) for n in rail if state.phase != "movement-combat"] + [("move", n) for n in (2, 1) if n <= len(path)]
+    for verb, n in tries:
+        item = {verb: uid, "path": path[:n]}
+        trial = before + (rails + [item] + walks if verb == "rail" else rails + walks + [item])
+        if _legal(state, side, trial, answers):
+            return item
+    return None
+
+
+def _toward(pos: Position, side: str, start: int, goal: int, n: int) -> list[int]:
+    """Up to n hexes from start toward goal, a neighbour nearer the goal each time, stopping next to it;
+    no enemy or impassable hex (the ruleset's check decides the rest)."""
+    data, board = pos.data, pos.board
+    path: list[int] = []
+    here = start
+    while len(path) < n and board.distance(here, goal) > 1:
+        options = [h for h in board.neighbours(here) if h != start and h not in path and not pos.enemy_occupied(h, side)
+                   and data.terrain[data.terrain_of[h]].cost is not None]
+        if not options:
+            break
+        here = min(options, key=lambda h: (board.distance(h, goal), pos.hex_id(h)))
+        path.append(here)
+    return path
+
+
+def _moves(state: GameState, side: str, before: list[dict], answers: Any) -> list[dict]:
     """A few units a hex or two toward the nearest enemy (route is the ruleset's own path finder)."""
     rs = game.ruleset_of(state)
     board_units = sorted((u for u in state.units if u.status == "active" and u.location), key=lambda u: u.id)
     enemies = [u.location for u in board_units if u.side != side]
-    mine = [u for u in board_units if u.side == side]
+    busy = {str(x.get("move") or x.get("rail")) for x in before}
+    mine = [u for u in board_units if u.side == side and u.id not in busy]
     if not enemies or not mine:
         return []
     board = spidata.load(game.scenario_of(state)).board
@@ -73,7 +165,7 @@ def _moves(state: GameState, side: str, answers: Any) -> list[dict]:
             if not res.get("path") or not res.get("within_allowance"):
                 continue
             trial = chosen + [{"move": u.id, "path": res["path"]}]
-            if _legal(state, side, trial, answers):
+            if _legal(state, side, before + trial, answers):
                 chosen = trial
                 break
     return chosen
@@ -93,7 +185,7 @@ def _overruns(state: GameState, side: str, moves: list[dict], answers: Any) -> l
 
     The printed defence is only a cheap filter (terrain can double it): the full check decides."""
     pos = _after(state, side, moves).pos
-    moved = {m["move"] for m in moves}
+    moved = {str(m.get("move") or m.get("rail")) for m in moves}
     out: list[dict] = []
     for u in sorted(pos.active_units(side), key=lambda u: u.id):
         if len(out) >= OVERRUNS or not u.ct.motorized or u.id in moved:
