@@ -338,6 +338,25 @@ def test_rp_one_arrival_a_hex_and_the_unit_there_steps_aside():
     assert codes(rejected(bf, "soviet", [{"replace": "su-a29", "at": city(BF, "Moscow")}])) == ["STACK_LIMIT"]
 
 
+def test_rp_the_owner_says_where_the_unit_steps_aside():
+    """RP IX.A with R-15: the owner's `answers: {bump: {UNIT: HEX}}` chooses the hex toward his side the displaced
+    unit moves to; a hex that is not one (here one to the west) falls back to the default, with an event."""
+    s = RP
+    moscow = city(s, "Moscow")
+    pools = {"soviet": {"infantry": 10, "armor": 0}, "axis": {"infantry": 0, "armor": 0}}
+    st = ops(s, {"su-a8": moscow}, phase="soviet-ops", pools=pools)
+    east = sorted(n for n in nb(s, moscow) if col(n) > col(moscow))
+    west = min(n for n in nb(s, moscow) if col(n) < col(moscow))
+    assert len(east) >= 2
+    chosen = step(st, "soviet", [{"replace": "su-a29", "at": moscow}], answers={"bump": {"su-a8": east[-1]}})
+    assert where(chosen, "su-a8") == east[-1]
+    wrong = step(st, "soviet", [{"replace": "su-a29", "at": moscow}], answers={"bump": {"su-a8": west}})
+    assert where(wrong, "su-a8") == east[0] and any("cannot step aside" in e["text"] for e in events(wrong, "bump"))
+    v = rejected(ops(BF, {"su-a8": city(BF, "Moscow")}, phase="soviet-ops", pools=pools), "soviet",
+                 [{"replace": "su-a29", "at": city(BF, "Moscow")}], answers={"bump": {"su-a8": "x"}})
+    assert "ANSWER_INVALID" in codes(v)
+
+
 @GAMES
 def test_rp_at_most_two_fronts_a_turn(scen):
     """RP IX.A.1.a.2: "No more than 2 Russian front units may enter the game as replacements per turn"; BF has no such

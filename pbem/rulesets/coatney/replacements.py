@@ -226,7 +226,7 @@ def replace(step: Step, o: Replace, strategic: Any) -> None:
         return
     from .strategic import arrive_stack
 
-    if not arrive_stack(st, u, h, {}):
+    if not arrive_stack(st, u, h, strategic.answers):
         st.fail(o, "STACK_LIMIT", "XII", f"{u.id} would over-stack {pos.label(h)}", unit=u.id, place=h)
         return
     p["infantry"] -= inf_need

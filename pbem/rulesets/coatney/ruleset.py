@@ -20,7 +20,7 @@ from .params import AXIS, SIDES, SOVIET, GameParams
 from .position import Position
 
 ANSWERS = {"no_retreat", "no_retreat_cities", "voluntary_retreat", "retreat", "isolation", "isolation_reduce", "overstack",
-           "siberian"}
+           "siberian", "bump"}
 OPTIONS = {"agreed-scenario", "siberian-gamble", "soviet-choice", *setupmod.AXIS_FREEDOM}
 
 
@@ -178,6 +178,10 @@ class CoatneyRuleset(Ruleset):
         if nr is not None and ofile.side == AXIS and nr != "german" and not isinstance(nr, (list, tuple)):
             step.fail(None, "ANSWER_INVALID", "XIII.B.2", "the Axis names German units: `no_retreat: [UNIT, ...]` "
                       "or `no_retreat: german`")
+        bump = ofile.answers.get("bump")
+        if bump is not None and (not isinstance(bump, Mapping) or not self.params.one_arrival_per_hex):
+            step.fail(None, "ANSWER_INVALID", "IX.A", "`bump: {UNIT: HEX}` names where a unit an arrival over-stacks "
+                      "steps aside (the Russian Portfolio's IX.A)")
         reduce = ofile.answers.get("isolation_reduce")
         if reduce is not None and (ofile.side != SOVIET or not isinstance(reduce, Mapping)):
             step.fail(None, "ANSWER_INVALID", "XIV.B.2", "only the Soviet names relief armies for isolated fronts: "
@@ -352,7 +356,9 @@ class CoatneyRuleset(Ruleset):
                          "     named by the city it leaves; one stage a turn, each a rail move; `to` with move only",
                          "     (IX.A.1.b.4)"] if side == SOVIET else []),
                       "answers (standing, when you defend): no_retreat, no_retreat_cities, voluntary_retreat, retreat,",
-                      "  isolation, isolation_reduce (Soviet: {FRONT: ARMY or none}), overstack"]
+                      "  isolation, isolation_reduce (Soviet: {FRONT: ARMY or none}), overstack",
+                      *(["  bump: {UNIT: HEX}   the unit an arrival pushes aside and where (RP IX.A)"]
+                        if self.params.one_arrival_per_hex else [])]
         return lines
 
     def summary(self, state: GameState, side: str | None, keys: Any = None) -> dict:

@@ -78,14 +78,19 @@ def detrain_problem(pos: Position, u: PUnit, h: int, arrived: Mapping[int, int],
 
 def arrive_stack(step: Step, u: PUnit, h: int, answers: Mapping[str, Any]) -> bool:
     """Place an arriving unit; RP IX.A (R-15): a unit already there that would be over-stacked moves one hex
-    toward its own side and is Dispersed; BF: the arrival must fit (XII)."""
+    toward its own side and is Dispersed, as the owner's `answers: {bump: {UNIT: HEX}}` says, else the
+    lowest-id unit to the lowest-id such hex; BF: the arrival must fit (XII)."""
     pos = step.pos
     here = stacking.counted(pos.stack(h, u.side))
     if stacking.problem_for(pos, h, here + [u]) is None:
         return True
     if not pos.params.one_arrival_per_hex or not here:
         return False
-    bumped = sorted(here, key=lambda x: x.id)[0]
+    wish = dict((answers.get(u.side) or {}).get("bump") or {})
+    named = next((x for x in here if x.id in wish), None)
+    bumped = named or sorted(here, key=lambda x: x.id)[0]
+    if stacking.problem_for(pos, h, [x for x in here if x is not bumped] + [u]):
+        bumped = sorted(here, key=lambda x: x.id)[0]  # moving the named one would not make room
     east = u.side == SOVIET
     cands = [n for n in pos.board.neighbours(h) if pos.land(n) and pos.control[n] == u.side
              and not pos.enemy_occupied(n, u.side) and stacking.problem_for(pos, n, pos.stack(n, u.side) + [bumped]) is None]
@@ -94,6 +99,14 @@ def arrive_stack(step: Step, u: PUnit, h: int, answers: Mapping[str, Any]) -> bo
     if not toward:
         return False
     dest = min(toward, key=lambda n: pos.hex_id(n))
+    asked = wish.get(bumped.id)
+    if asked is not None:
+        ref = pos.board.resolve(str(asked)) if pos.board.has(pos.board.resolve(str(asked))) else None
+        if ref is not None and pos.board.index(ref) in toward:
+            dest = pos.board.index(ref)
+        else:
+            step.event("bump", f"{bumped.id} cannot step aside to {asked}: it goes one hex toward its own side into a "
+                       "hex it does not over-stack (RP IX.A); the default is used (R-15)", unit=bumped.id)
     pos.place(bumped, dest)
     step.disperse(bumped)
     step.event("bump", f"{bumped.id} makes room for {u.id}: it moves to {pos.label(dest)} and is Dispersed (RP IX.A)",
