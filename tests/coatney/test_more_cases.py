@@ -127,6 +127,25 @@ def test_no_sailing_past_kerch_held_by_the_enemy():
     assert codes(rejected(st, "soviet", [{"sail": "su-a9", "to": rostov_side}])) == ["SAIL_KERCH"]
 
 
+@GAMES
+def test_the_kerch_guard_hexes_come_from_the_map(scen):
+    """VIII.B names II13, II14, JJ13 and JJ14; the guards are found from the map's Kerch hexside, so they are those
+    hexes on the Barbarossa File map and their like on the Russian Portfolio's (R-19), and sailing into the Sea of
+    Azov is refused there too while the enemy holds one."""
+    from pbem.rulesets.coatney.position import Position
+    from pbem.rulesets.coatney.strategic import kerch_guards
+
+    d = data(scen)
+    guards = kerch_guards(Position(d, start(scen)))
+    if scen == BF:
+        assert guards == sorted(d.board.index(d.board.resolve(c)) for c in ("II13", "II14", "JJ13", "JJ14"))
+    assert len(guards) == 4
+    st = ops(scen, {"su-a9": d.board.resolve("Odessa")}, phase="soviet-ops", control={d.board.ids[guards[0]]: "axis"})
+    assert codes(rejected(st, "soviet", [{"sail": "su-a9", "to": d.board.resolve("Berdyansk")}])) == ["SAIL_KERCH"]
+    free = ops(scen, {"su-a9": d.board.resolve("Odessa")}, phase="soviet-ops")
+    step(free, "soviet", [{"sail": "su-a9", "to": d.board.resolve("Berdyansk")}])
+
+
 def test_a_fortress_supplies_one_unit_and_parachute_units_count_but_survive():
     """XIV.A ¶3 / X.B.8: a fortress supplies 1 non-front unit when cut off; XIV.B.2 ¶2: "Parachute units cannot be
     eliminated by isolation, although they do add to isolated Soviet units' number total"."""

@@ -20,7 +20,6 @@ from .position import Position, PUnit
 from .zoc import zoc_owners
 
 RAIL_CAPACITY = {AXIS: 1, SOVIET: 3}  # VIII.A.2
-KERCH_GUARDS = ("II13", "II14", "JJ13", "JJ14")  # VIII.B
 
 
 def rail_side_ok(pos: Position, a: int, b: int) -> bool:
@@ -74,6 +73,25 @@ def detrain_problem(pos: Position, u: PUnit, h: int, arrived: Mapping[int, int],
         elif size != "major" and (arrived.get(h, 0) >= 1 or u.ct.size == "front"):
             return f"one non-front unit detrains in a minor city or town ({pos.label(h)})"
     return None
+
+
+def kerch_guards(pos: Position) -> list[int]:
+    """VIII.B: the land hexes beside the Kerch Straits, from the map's strait hexside: its two hexes and the
+    land hex beyond each in the same row. On the Barbarossa File map these are the printed II13, II14, JJ13
+    and JJ14; the Russian Portfolio repeats those codes, but its map is another (R-19), so the hexes are found
+    the same way there."""
+    out: set[int] = set()
+    for (a, b), name in pos.data.straits.items():
+        if name != "Kerch":
+            continue
+        out |= {a, b}
+        for here, other in ((a, b), (b, a)):
+            row, col = pos.hex_id(here)[2:], int(pos.hex_id(here)[:2])
+            step = -1 if int(pos.hex_id(other)[:2]) > col else 1
+            beyond = f"{col + step:02d}{row}"
+            if pos.board.has(beyond) and pos.land(pos.board.index(beyond)):
+                out.add(pos.board.index(beyond))
+    return sorted(out)
 
 
 def arrive_stack(step: Step, u: PUnit, h: int, answers: Mapping[str, Any]) -> bool:
@@ -212,9 +230,7 @@ class Strategic:
             st.fail(o, "SAIL_FROZEN_GULF", "VI.B.2", "no sea movement in the Gulf of Finland in Snow", unit=u.id)
             return
         if port == "azov" or "azov" in {pos.data.water[n] for n in pos.board.neighbours(u.loc)}:
-            guards = [pos.board.index(pos.board.resolve(g)) for g in KERCH_GUARDS if pos.board.has(pos.board.resolve(g))
-                      ] if all(self._known(g) for g in KERCH_GUARDS) else []
-            if any(pos.control[g] == enemy(self.side) for g in guards):
+            if any(pos.control[g] == enemy(self.side) for g in kerch_guards(pos)):
                 st.fail(o, "SAIL_KERCH", "VIII.B", "the enemy controls a land hex beside the Kerch Straits", unit=u.id)
                 return
         self.sailed[u.id] = sea
@@ -238,12 +254,6 @@ class Strategic:
         st.event("sail", f"{u.id} sails {pos.hex_id(start)}-{pos.hex_id(h)} (roll {face}) and is Dispersed (VIII.B)",
                  unit=u.id, roll=face)
 
-    def _known(self, ref: str) -> bool:
-        try:
-            self.pos.board.resolve(ref)
-            return True
-        except Exception:
-            return False
 
     def gulf(self, h: int) -> bool:
         return any(self.pos.data.gulf[n] for n in self.pos.board.neighbours(h))
