@@ -11,7 +11,7 @@ OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 FMT=text
 
-"$PBEM" new russian-portfolio/russian-portfolio-1941 --setup historical --seed rp-demo-5 --game-id rp-1941 -o "$OUT/state-0.yaml" >/dev/null
+"$PBEM" new russian-portfolio/russian-portfolio-1941 --setup historical --seed rp-demo-16 --game-id rp-1941 -o "$OUT/state-0.yaml" >/dev/null
 echo "== refused: orders-illegal.yaml (a panzer corps moved twice, XI.A.1) =="
 if "$PBEM" check "$HERE/state-0.yaml" "$HERE/orders-illegal.yaml"; then
   echo "expected the illegal orders to be refused" >&2; exit 1

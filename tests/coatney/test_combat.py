@@ -2,7 +2,7 @@
 constructed positions on the real maps with a fixed die where the rule hangs on one roll."""
 import pytest
 
-from .helpers import BF, GAMES, RP, arrange, at, codes, events, play, rejected, start, step, where
+from .helpers import BF, GAMES, RP, arrange, at, codes, data, events, play, rejected, start, step, where
 
 
 def ops(scen, units, phase="axis-ops", flags=None, **kw):
@@ -352,3 +352,19 @@ def test_a_breakthrough_may_join_an_initial_attack_of_the_phase():
     mixed = [dict(first, breakthrough=[{"join": 3, "with": ["de-pzk3"]}]), other, third]
     v = rejected(ops(s, units), "axis", mixed)
     assert "BREAKTHROUGH_JOIN_MIXED" in codes(v) and all("XIII.A.6" in x.rule for x in v)
+
+
+def test_the_mandatory_advance_option_reads_xiii_g_3():
+    """XIII.G.3: "the Attacker must ... advance" units with at least the defenders' terrain-modified strength
+    whenever the hex is cleared; by default XIII.H.1 governs ("not required to tactically advance after combat,
+    otherwise"), so it is the option mandatory-advance (I-17)."""
+    s = BF
+    units = {"de-a9": at(s, "N"), "de-pzk3": at(s, "N"), "de-pzk24": at(s, "N"), "su-a18": at(s)}
+    attack = [{"attack": at(s), "with": ["de-a9", "de-pzk3", "de-pzk24"]}]
+    plain = play(ops(s, units), "axis", attack, 1)
+    assert battle(plain)["result"] == "DEB" and not events(plain, "advance")
+    must = play(ops(s, units).evolve(options=("mandatory-advance",)), "axis", attack, 1)
+    need = battle(must)["defense"]
+    moved = [e["data"]["unit"] for e in events(must, "advance")]
+    assert moved and sum(data(s).counter(must.unit(u).type).attack for u in moved) >= need
+    assert all(where(must, u) == at(s) for u in moved)

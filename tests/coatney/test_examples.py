@@ -12,8 +12,8 @@ from pbem.cli.main import main
 from pbem.core import game
 
 ROOT = Path(__file__).resolve().parents[2] / "examples"
-GAMES = {"barbarossa-file": ("barbarossa-file/barbarossa-file-1941", "bf-demo-16", "bf-1941", "de-pzk56"),
-         "russian-portfolio": ("russian-portfolio/russian-portfolio-1941", "rp-demo-5", "rp-1941", "de-pzk24")}
+GAMES = {"barbarossa-file": ("barbarossa-file/barbarossa-file-1941", "bf-demo-34", "bf-1941", "de-pzk56"),
+         "russian-portfolio": ("russian-portfolio/russian-portfolio-1941", "rp-demo-16", "rp-1941", "de-pzk24")}
 STEPS = ((1, "orders-1-axis-ops.yaml"), (2, "orders-2-axis-reserve-1.yaml"))
 EXAMPLES = pytest.mark.parametrize("name", sorted(GAMES))
 
@@ -53,9 +53,9 @@ def test_the_example_shows_what_it_claims(name):
     assert s1.awaiting.side == "axis" and s1.phase == "axis-reserve-1"
     assert "move" in ev2 and "combat" in ev2
     assert s2.awaiting.side == "soviet"
-    if name == "barbarossa-file":  # the README's story: one armor overrun, a DEB and its breakthrough attack
+    if name == "barbarossa-file":  # the README's story: two armor overruns, a DEB and its breakthrough attack
         fights = [e["data"] for e in s1.log["events"] if e["kind"] == "combat"]
-        assert ev1.count("overrun") == 1 and [f["result"] for f in fights].count("DEB") == 1
+        assert ev1.count("overrun") == 2 and [f["result"] for f in fights].count("DEB") == 1
         assert len(fights) == 7 and list(fights[3]["attackers"]) == ["de-pzg3"]
     else:  # RP: the advancing panzers are Dispersed, so the DEB gives no breakthrough; an overrun in reserve
         assert any("not made" in e["text"] for e in s1.log["events"] if e["kind"] == "breakthrough")

@@ -290,3 +290,21 @@ def test_moving_gains_control_and_is_reported(scen):
     nxt = step(st, "axis", [{"move": "de-k1", "path": [at(scen, "N"), at(scen)]}])
     assert nxt.control[at(scen, "N")] == "axis" and nxt.control[at(scen)] == "axis"
     assert events(nxt, "move")[0]["data"]["cost"] == 2
+
+
+def test_the_highway_halves_motorized_movement_on_the_advanced_map():
+    """X.A: "ADVANCED MAP/Moscow-Minsk Highway: In Good and Mud weather, moving from one Moscow-Minsk Highway hex
+    to another costs armor, armored infantry, armored cavalry, and motorized infantry units only 1/2 movement
+    factor." Option advanced-map; the highway runs 1014 (Minsk) to 2311 (Moscow) on our map."""
+    road = ["1213", "1313", "1413", "1513", "1612", "1712"]
+    st = ops(BF, {"de-pzk3": "1114", "de-k1": "1114"})
+    adv = st.evolve(options=("advanced-map",))
+    fast = step(adv, "axis", [{"move": "de-pzk3", "path": road}])  # 6 road hexes for 3 MF, its basic allowance
+    assert events(fast, "move")[0]["data"]["cost"] == 3 and where(fast, "de-pzk3") == "1712"
+    assert codes(rejected(st, "axis", [{"move": "de-pzk3", "path": road}])) == ["MOVE_EXCEEDS_MF"]  # basic map
+    slow = step(adv, "axis", [{"move": "de-k1", "path": road[:3]}])  # infantry pays in full
+    assert events(slow, "move")[0]["data"]["cost"] == 3
+    half = step(adv, "axis", [{"move": "de-pzk3", "path": ["1213", "1214"]}])  # off the road: 1/2 + 1
+    assert events(half, "move")[0]["data"]["cost"] == 1.5
+    snow = ops(BF, {"de-pzk3": "1114"}, weather="snow").evolve(options=("advanced-map",))
+    assert codes(rejected(snow, "axis", [{"move": "de-pzk3", "path": road[:4]}])) == ["MOVE_EXCEEDS_MF"]

@@ -508,6 +508,7 @@ class AttackPhase:
         st = self.step
         voluntary = self.voluntary(defenders, effect)
         retreated: dict[str, int] = {}
+        origin = {d.id: d.loc for d in defenders}
         # --- the defenders ---
         overrun = self.overrun(b, defenders, odds) if any(effect[d.id] == "R2" for d in defenders) else set()
         for d in defenders:
@@ -552,7 +553,10 @@ class AttackPhase:
         vacated = {t for t in b.targets if not self.defenders([t])}
         if vacated:
             shortest = min(retreated.values()) if retreated else None
-            self.advances(b, vacated, shortest, group, 0)
+            required = 0
+            if "mandatory-advance" in self.pos.options:  # XIII.G.3's reading (I-17)
+                required = sum(odds.per_unit.get(d.id, d.ct.defense) for d in defenders if origin[d.id] in vacated)
+            self.advances(b, vacated, shortest, group, required)
 
     def voluntary(self, defenders: Sequence[PUnit], effect: Mapping[str, str]) -> set[str]:
         """XIII.E NOTE (I-14): the defender's standing answer `voluntary_retreat: {HEX or all: [results]}`."""

@@ -103,6 +103,7 @@ class CoatneyData:
     water: tuple[str | None, ...]
     gulf: bytes
     stalin_hex: bytes
+    highway: bytes  # X.A: the Moscow-Minsk highway (played with the option advanced-map)
     home: tuple[str | None, ...]  # who controls the hex at the start (XV.A)
     # hexsides, as (low, high) index pairs
     rivers: frozenset[tuple[int, int]]
@@ -292,6 +293,7 @@ def _load(digest: str, scen: Scenario) -> CoatneyData:
         city_size=tuple(city_size), city_name=tuple(city_name), fortress=bytes(fortress), port=tuple(port),
         water=col("water"), gulf=bytes(1 if g else 0 for g in col("gulf_of_finland", False)),
         stalin_hex=bytes(1 if s else 0 for s in col("stalin_line", False)),
+        highway=bytes(1 if s else 0 for s in col("highway", False)),
         home=tuple(_side_of(c) for c in country),
         rivers=frozenset(rivers), borders=frozenset(borders), lakes=frozenset(lakes), straits=straits,
         sea_sides=seas, impassable=frozenset(impassable), stalin_sides=frozenset(stalin), protects=protects,

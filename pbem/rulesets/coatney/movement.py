@@ -61,6 +61,18 @@ def non_clear(pos: Position, a: int, b: int) -> bool:
     return pos.terrain(b) != "clear" or pos.river(a, b) or pos.water_crossing(a, b) is not None
 
 
+HIGHWAY_CLASSES = frozenset({"armor", "mechanized", "armored-cavalry", "motorized-infantry"})  # X.A
+
+
+def highway_steps(pos: Position, start: int, path: Sequence[int]) -> int:
+    """X.A: the steps of a path from one Moscow-Minsk highway hex to the next, which cost the motorized classes
+    half an MF on the advanced map (option advanced-map) in Good and Mud weather."""
+    if "advanced-map" not in pos.options or pos.weather == "snow":
+        return 0
+    hw = pos.data.highway
+    return sum(1 for a, b in zip((start, *path), path) if hw[a] and hw[b])
+
+
 class MovementPhase:
     """One side's operational movement in its Initial phase (reserve 0) or a Reserve Phase (1-3)."""
 
@@ -232,12 +244,14 @@ class MovementPhase:
                            "never enters Rumania nor a hex the other nation holds", unit=u.id, place=b)
         return not bad
 
-    def cost(self, group: list[PUnit], start: int, path: list[int]) -> dict[str, int]:
-        """XI.A.2: one MF a hex; RP X.A.2: +1 a river crossed on a move that enters an EZOC (not German
+    def cost(self, group: list[PUnit], start: int, path: list[int]) -> dict[str, float]:
+        """XI.A.2: one MF a hex; X.A (option advanced-map): ½ MF from one highway hex to the next for motorized
+        classes in Good and Mud; RP X.A.2: +1 a river crossed on a move that enters an EZOC (not German
         infantry armies)."""
         pos = self.pos
         base = len(path)
-        out = {}
+        road = highway_steps(pos, start, path)
+        out: dict[str, float] = {}
         ezoc = zoc_owners(pos, enemy(self.side))
         rivers = 0
         if pos.params.river_into_ezoc_cost and path[-1] in ezoc:
@@ -247,7 +261,10 @@ class MovementPhase:
                 a = b
         for u in group:
             exempt = u.german and u.ct.size == "army" and u.ct.cls == "infantry"
-            out[u.id] = base + (0 if exempt else rivers * pos.params.river_into_ezoc_cost)
+            mf = base + (0 if exempt else rivers * pos.params.river_into_ezoc_cost)
+            if road and u.ct.cls in HIGHWAY_CLASSES:
+                mf -= road / 2
+            out[u.id] = int(mf) if mf == int(mf) else mf
         return out
 
     def affordable(self, o: Order | None, u: PUnit, cost: dict[str, int], path: list[int],

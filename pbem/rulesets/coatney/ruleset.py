@@ -21,7 +21,8 @@ from .position import Position
 
 ANSWERS = {"no_retreat", "no_retreat_cities", "voluntary_retreat", "retreat", "isolation", "isolation_reduce", "overstack",
            "siberian", "bump"}
-OPTIONS = {"agreed-scenario", "siberian-gamble", "soviet-choice", *setupmod.AXIS_FREEDOM}
+OPTIONS = {"agreed-scenario", "siberian-gamble", "soviet-choice", "advanced-map", "mandatory-advance",
+           *setupmod.AXIS_FREEDOM}
 
 
 class CoatneyRuleset(Ruleset):
