@@ -364,3 +364,19 @@ def test_the_agreed_set_up_freedom(scen):
         places = [{"place": u.id, "at": "3010" if u.id == "su-a16" else pos.hex_id(home[u.id])}
                   for u in setup.to_set_up(pos, "soviet")]
         assert game.check(st, [send(st, "soviet", places)]) == []
+
+
+def test_a_secret_factory_site_taken_before_its_letter_opens_is_lost():
+    """IX.A.1.b.3 with §3.3: the factory letter opens at the Soviet's first production; a site of that set the
+    Axis holds by then is destroyed before it produces (the letter opens before the check)."""
+    st = to_setup(letters=("1", "1", "3"), options=("soviet-choice",))  # set 3: Minsk, Moscow, Gorki, Kursk, ...
+    st, _ = run(st, "soviet", [{"setup": "historical"}], mine=SOVIET)
+    st, _ = run(st, "axis", [{"setup": "historical"}], theirs=SOVIET)
+    st, _ = run(st, "axis", [{"end_turn": True}], theirs=SOVIET)
+    st, _ = run(st, "soviet", [{"end_turn": True}])
+    st, _ = run(st, "axis", [{"end_turn": True}], theirs=SOVIET)
+    minsk = data_of(st).board.resolve("Minsk")
+    st = st.evolve(control=freeze({**dict(st.control), minsk: "axis"}))
+    nxt, _ = run(st, "soviet", [{"end_turn": True}], mine=SOVIET)
+    assert nxt.extras["scenario"]["factories"] == 3 and nxt.extras["factories"][minsk] == "destroyed"
+    assert any(minsk in str(e["data"].get("hex")) for e in nxt.log["events"] if e["kind"] == "factory")

@@ -83,18 +83,18 @@ def open_books(step: Step, evacuating: bool = False) -> None:
     this phase), and the Soviet letters the rules need now (docs/design-coatney.md §3.3): both from game-turn 2,
     the factory letter earlier if the Soviet evacuates a factory (I-39)."""
     pos, side = step.pos, step.side
+    if side == SOVIET and pos.extras.get("secret"):  # first, so a site the Axis took before it opened is lost
+        from . import secrets
+
+        for which in ("strength", "factories"):
+            if pos.turn >= 2 or (which == "factories" and evacuating):
+                secrets.open_letter(step, which)
     check_factories(step)
     if side != SOVIET:
         return
     resume_factories(step)
     if not siberians(pos).get("started") and pos.date >= SAFE:
         begin(step, "safe, 21Dec41")
-    if pos.extras.get("secret"):
-        from . import secrets
-
-        for which in ("strength", "factories"):
-            if pos.turn >= 2 or (which == "factories" and evacuating):
-                secrets.open_letter(step, which)
 
 
 def credit(step: Step) -> None:
