@@ -15,9 +15,9 @@ from .common import Step, closed_to, defense_multiplier, defense_strength, note_
 from .data import AXIS, SOVIET, Crt, enemy, odds_column, odds_text
 from .orders import Attack
 from .position import PUnit
-from ...board.search import Trace
-from .supply import attack_supply_area, in_general_supply, supply_trace
-from .zoc import blocks_trace, controlled
+from ...board.bits import BitTrace, has
+from .supply import in_general_supply, supplied_for_attack, supply_trace
+from .zoc import blocks_bits, zoc_bits
 
 AIR_RANGE = 4  # LUFTWAFFE procedure
 
@@ -47,7 +47,7 @@ class CombatPhase:
         self.attacked_units: set[str] = set()
         self.air_hexes: set[int] = set()  # LUFTWAFFE (C)
         self.spent_supply: dict[str, PUnit] = {}
-        self._retreat_supply: dict[str, Trace] = {}  # each side's supply as first traced this phase
+        self._retreat_supply: dict[str, BitTrace] = {}  # each side's supply as first traced this phase
 
     # --- checks --------------------------------------------------------------------------
     def plan(self, o: Attack, *, instant: bool) -> Plan | None:
@@ -131,8 +131,7 @@ class CombatPhase:
                 return None
             own = [chosen]
         for s in own:
-            area = attack_supply_area(pos, s)
-            if all(u.loc in area for u in attackers):
+            if supplied_for_attack(pos, s, [u.loc for u in attackers]):
                 return s
         rng = "adjacent to or stacked with" if pos.weather == "mud" or (pos.weather == "winter" and self.side == AXIS) \
             else f"within {3 if self.side == SOVIET else 6} hexes of"
@@ -349,7 +348,7 @@ class CombatPhase:
     def retreat_hexes(self, start: int, side: str) -> list[int]:
         """ZOC (F): Axis retreats ignore Soviet ZOCs; Soviet retreats may not enter a vacant Axis-controlled hex."""
         pos = self.pos
-        blocked = blocks_trace(pos, enemy(side), controlled(pos, enemy(side)))
+        blocked = blocks_bits(pos, enemy(side), zoc_bits(pos, enemy(side)))
         winter = pos.weather == "winter"
         out = []
         for h in pos.board.neighbours(start):
@@ -358,7 +357,7 @@ class CombatPhase:
                 continue
             if (min(start, h), max(start, h)) in pos.data.strait_pairs:
                 continue
-            if pos.enemy_occupied(h, side) or h in blocked or closed_to(pos, h):
+            if pos.enemy_occupied(h, side) or has(blocked, h) or closed_to(pos, h):
                 continue
             out.append(h)
         return out

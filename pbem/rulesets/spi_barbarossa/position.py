@@ -58,30 +58,71 @@ class Position(Occupancy):
         self._init_occupancy()
         self.extras: dict[str, Any] = thaw(state.extras)
         self.passed: list[str | None] = list(home_sides(data))
+        self._passed_at: set[int] = set()  # hexes whose last passer may differ from their starting owner
         for h, side in self.extras.get("passed", {}).items():
-            self.passed[self.board.index(h)] = side
+            i = self.board.index(h)
+            self.passed[i] = side
+            self._passed_at.add(i)
         self.vacated: set[int] = set()  # hexes of overrun units, treated as vacant (OVERRUN procedure)
-        self._sigs: dict[tuple[str, bool], tuple[int, tuple]] = {}
+        self._index_bits()
 
-    def signature(self, side: str, own: bool = True) -> tuple:
-        """Everything a supply trace or ZOC of `side` depends on: occupied hexes, supply units,
-        overrun hexes and weather. Cheap to build; lets caches survive unrelated changes."""
-        cached = self._sigs.get((side, own))
-        if cached is not None and cached[0] == self.version:
-            return cached[1]
-        mine, foe, sup = [], [], []
-        for h in sorted(self.occ):
-            ids = self.occ[h]
-            u0 = self.units[ids[0]]
-            if u0.side == side:
-                mine.append(h)
-                if any(self.units[u].ct.cls == "supply" for u in ids):
-                    sup.append(h)
-            elif h not in self.vacated:
-                foe.append(h)
-        sig = (side, self.weather, tuple(sorted(self.vacated)), tuple(foe), tuple(sup), tuple(mine) if own else ())
-        self._sigs[(side, own)] = (self.version, sig)
-        return sig
+    # --- occupancy as sets of hexes (board.bits), kept up to date by place and remove ---------
+    def _index_bits(self) -> None:
+        """Per side, as integer hex sets: `first`, hexes whose first unit (in id order: what `side_at`
+        answers) is the side's; `zoc_src`, hexes holding one of its units with a ZOC (not support units,
+        ZOC (G)); `sup`, hexes holding one of its supply units. Supply traces and ZOCs are computed from
+        these and cached under them, so moves that change none of them keep the caches."""
+        self.first: dict[str, int] = {AXIS: 0, SOVIET: 0}
+        self.zoc_src: dict[str, int] = {AXIS: 0, SOVIET: 0}
+        self.sup: dict[str, int] = {AXIS: 0, SOVIET: 0}
+        for h in self.occ:
+            self._mark(h)
+
+    def _mark(self, h: int) -> None:
+        ids = self.occ.get(h)
+        if not ids:
+            return
+        bit = 1 << h
+        units = self.units
+        s0 = units[ids[0]].side
+        first, zoc_src, sup = self.first, self.zoc_src, self.sup
+        first[s0] = first.get(s0, 0) | bit
+        for uid in ids:
+            u = units[uid]
+            cls = u.ct.cls
+            if cls == "supply":
+                sup[u.side] = sup.get(u.side, 0) | bit
+            elif cls != "air":
+                zoc_src[u.side] = zoc_src.get(u.side, 0) | bit
+
+    def _reindex(self, h: int | None) -> None:
+        """Bring the hex sets up to date for one hex after a unit left or entered it."""
+        if h is None:
+            return
+        bit = 1 << h
+        for table in (self.first, self.zoc_src, self.sup):
+            for side, hexes in table.items():
+                if hexes & bit:
+                    table[side] = hexes & ~bit
+        self._mark(h)
+
+    def place(self, unit: PUnit, hex_: int) -> None:
+        old = unit.loc if unit.active else None
+        super().place(unit, hex_)
+        self._reindex(old)
+        self._reindex(hex_)
+
+    def remove(self, unit: PUnit, status: str = "eliminated") -> None:
+        old = unit.loc if unit.active else None
+        super().remove(unit, status)
+        self._reindex(old)
+
+    def vacated_bits(self) -> int:
+        """The overrun hexes (treated as vacant) as a hex set."""
+        out = 0
+        for h in self.vacated:
+            out |= 1 << h
+        return out
 
     # --- queries -------------------------------------------------------------------
     def enemy_occupied(self, hex_: int, side: str) -> bool:
@@ -100,6 +141,7 @@ class Position(Occupancy):
         for h in hexes:
             if self.passed[h] != side:
                 self.passed[h] = side
+                self._passed_at.add(h)
                 changed.append(h)
 
         return changed
@@ -115,9 +157,8 @@ class Position(Occupancy):
 
     def passed_extras(self) -> dict[str, str]:
         """Only hexes whose last passer differs from the starting owner are stored."""
-        ids = self.board.ids
-        return {ids[i]: side for i, (side, home) in enumerate(zip(self.passed, home_sides(self.data)))
-                if side is not None and side != home}
+        ids, home, passed = self.board.ids, home_sides(self.data), self.passed
+        return {ids[i]: passed[i] for i in sorted(self._passed_at) if passed[i] is not None and passed[i] != home[i]}
 
     def control(self) -> dict[str, str]:
         """Control of Cities: the last side to pass a unit through each city."""
