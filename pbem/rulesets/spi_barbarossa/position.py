@@ -36,6 +36,20 @@ def home_side(country: str | None) -> str | None:
     return None
 
 
+def _same_flags(frozen: Any, flags: dict[str, Any]) -> bool:
+    """Unit flags unchanged: the same keys in the same order, each value of the same type and equal (True
+    is not 1 here). Only plain values are compared; a flag holding a list counts as changed."""
+    if len(frozen) != len(flags):
+        return False
+    for (k1, v1), (k2, v2) in zip(frozen.items(), flags.items()):
+        if k1 != k2 or type(v1) is not type(v2) or type(v1) not in _PLAIN or v1 != v2:
+            return False
+    return True
+
+
+_PLAIN = (str, int, bool, float, type(None))
+
+
 @dataclass
 class PUnit(PlacedUnit):
     ct: CounterType
@@ -52,9 +66,11 @@ class Position(Occupancy):
         self.turn = state.turn
         self.weather = data.weather_for(state.date)
         self.units: dict[str, PUnit] = {}
+        index, counter = self.board.index, data.counter
         for u in state.units:
-            loc = self.board.index(u.location) if u.location is not None else None
-            self.units[u.id] = PUnit(u.id, u.side, data.counter(u.type), loc, u.status, thaw(u.flags))
+            loc = index(u.location) if u.location is not None else None
+            self.units[u.id] = PUnit(u.id, u.side, counter(u.type), loc, u.status, thaw(u.flags) if u.flags else {})
+        self._given = state.units  # units_tuple hands back the ones that did not change
         self._init_occupancy()
         self.extras: dict[str, Any] = thaw(state.extras)
         self.passed: list[str | None] = list(home_sides(data))
@@ -72,11 +88,22 @@ class Position(Occupancy):
         answers) is the side's; `zoc_src`, hexes holding one of its units with a ZOC (not support units,
         ZOC (G)); `sup`, hexes holding one of its supply units. Supply traces and ZOCs are computed from
         these and cached under them, so moves that change none of them keep the caches."""
-        self.first: dict[str, int] = {AXIS: 0, SOVIET: 0}
-        self.zoc_src: dict[str, int] = {AXIS: 0, SOVIET: 0}
-        self.sup: dict[str, int] = {AXIS: 0, SOVIET: 0}
-        for h in self.occ:
-            self._mark(h)
+        first: dict[str, int] = {AXIS: 0, SOVIET: 0}
+        zoc_src: dict[str, int] = {AXIS: 0, SOVIET: 0}
+        sup: dict[str, int] = {AXIS: 0, SOVIET: 0}
+        units = self.units
+        for h, ids in self.occ.items():
+            bit = 1 << h
+            s0 = units[ids[0]].side
+            first[s0] = first.get(s0, 0) | bit
+            for uid in ids:
+                u = units[uid]
+                cls = u.ct.cls
+                if cls == "supply":
+                    sup[u.side] = sup.get(u.side, 0) | bit
+                elif cls != "air":
+                    zoc_src[u.side] = zoc_src.get(u.side, 0) | bit
+        self.first, self.zoc_src, self.sup = first, zoc_src, sup
 
     def _mark(self, h: int) -> None:
         ids = self.occ.get(h)
@@ -148,11 +175,19 @@ class Position(Occupancy):
 
     # --- back to an immutable state --------------------------------------------------
     def units_tuple(self) -> tuple[Unit, ...]:
+        """The units as state units, in id order; a unit that did not change is the given state's own object."""
+        given = {u.id: u for u in self._given}
+        ids = self.board.ids
         out = []
         for uid in sorted(self.units):
             u = self.units[uid]
-            loc = self.board.ids[u.loc] if u.loc is not None else None
-            out.append(Unit(u.id, u.side, u.ct.key, loc, u.status, freeze(u.flags)))
+            loc = ids[u.loc] if u.loc is not None else None
+            old = given.get(uid)
+            if (old is not None and old.location == loc and old.status == u.status and old.side == u.side
+                    and old.type == u.ct.key and (_same_flags(old.flags, u.flags) if u.flags else not old.flags)):
+                out.append(old)
+            else:
+                out.append(Unit(u.id, u.side, u.ct.key, loc, u.status, freeze(u.flags)))
         return tuple(out)
 
     def passed_extras(self) -> dict[str, str]:
