@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 
 from ...core.dice import Dice
 from .common import Step, closed_to, defense_multiplier, defense_strength, note_control, stack_limit, stack_points
-from .data import AXIS, SOVIET, Crt, enemy, odds_column, odds_text
+from .data import AXIS, SOVIET, Crt, enemy, odds_column_cached, odds_text
 from .orders import Attack
 from .position import PUnit
 from ...board.bits import BitTrace, has
@@ -122,7 +122,7 @@ class CombatPhase:
         pos = self.pos
         if not attackers:
             return None
-        own = sorted((u for u in pos.active_units(self.side) if u.ct.cls == "supply"), key=lambda u: u.id)
+        own = pos.supply_units(self.side)
         if o.supply is not None:
             chosen = pos.units.get(o.supply)
             if chosen is None or chosen.side != self.side or chosen.ct.cls != "supply" or not chosen.active:
@@ -240,7 +240,7 @@ class CombatPhase:
         wanted = str(wanted)
         if wanted in crts:
             return crts[wanted], f"defender's {source}"
-        col = odds_column(plan.attack, plan.defense, next(iter(crts.values())).columns)
+        col = odds_column_cached(plan.attack, plan.defense, next(iter(crts.values())).columns)
 
         def score(c: Crt) -> tuple[int, int]:
             row = c.results.get(col, (c.below,) * 6) if col else (c.below,) * 6

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from ...board.bits import places_of
 from ...core.frozen import freeze, thaw
 from ...core.state import GameState, Unit
 from ..common.position import Occupancy, PlacedUnit
@@ -80,6 +81,7 @@ class Position(Occupancy):
             self.passed[i] = side
             self._passed_at.add(i)
         self.vacated: set[int] = set()  # hexes of overrun units, treated as vacant (OVERRUN procedure)
+        self.traces: dict[tuple[str, bool], tuple[int, Any]] = {}  # supply.supply_trace: the last one per side
         self._index_bits()
 
     # --- occupancy as sets of hexes (board.bits), kept up to date by place and remove ---------
@@ -143,6 +145,12 @@ class Position(Occupancy):
         old = unit.loc if unit.active else None
         super().remove(unit, status)
         self._reindex(old)
+
+    def supply_units(self, side: str) -> list[PUnit]:
+        """The side's supply units on the map, in id order (found through the supply hex set)."""
+        units, occ = self.units, self.occ
+        return sorted((units[uid] for h in places_of(self.sup.get(side, 0)) for uid in occ[h]
+                       if units[uid].side == side and units[uid].ct.cls == "supply"), key=lambda u: u.id)
 
     def vacated_bits(self) -> int:
         """The overrun hexes (treated as vacant) as a hex set."""

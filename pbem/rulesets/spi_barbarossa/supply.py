@@ -56,6 +56,9 @@ def supply_trace(pos: Position, side: str, finnish: bool = False) -> BitTrace:
     west edge, Finns to Helsinki; every side also to a supply unit; lines may cross frozen lakes
     and the Kerch Straits (E). One trace per passable set and sources, run only as far as asked.
     """
+    hit = pos.traces.get((side, finnish))
+    if hit is not None and hit[0] == pos.version:  # nothing moved since the last question
+        return hit[1]
     flags = _passable(pos, side)
     if finnish:
         helsinki = pos.data.city_hex.get("Helsinki")
@@ -67,6 +70,7 @@ def supply_trace(pos: Position, side: str, finnish: bool = False) -> BitTrace:
     trace = pos.memo.get(key)
     if trace is None:
         trace = pos.remember(key, BitTrace(pos.board, sources, flags))
+    pos.traces[(side, finnish)] = (pos.version, trace)
     return trace
 
 
