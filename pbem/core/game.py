@@ -7,6 +7,7 @@ rules to the ruleset. Nothing here reads a clock or a global random generator.
 from __future__ import annotations
 
 from dataclasses import replace
+from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from . import dice as dicemod
@@ -267,15 +268,15 @@ def adjudicate(state: GameState, orders: Sequence[OrdersFile], *, secrets: Seque
     for o in orders:
         if o.answers:
             answers[o.side] = thaw(o.answers)
-    log = {
-        "events": [e.to_dict() for e in events],
-        "rolls": [r.to_dict() for r in dice.rolls],
+    log = {  # frozen as freeze() would freeze the plain form; the events' data are frozen already
+        "events": tuple(e.frozen() for e in events),
+        "rolls": tuple(freeze(r.to_dict()) for r in dice.rolls),
     }
     if violations:
-        log["voided"] = [v.to_dict() for v in violations]
+        log["voided"] = tuple(freeze(v.to_dict()) for v in violations)
     nxt = resolved.evolve(
         step=state.step + 1, previous=state.hash(), made_by=tuple(o.hash() for o in sorted(orders, key=lambda o: o.side)),
-        dice=dice_after, answers=freeze(answers), log=freeze(log),
+        dice=dice_after, answers=freeze(answers), log=MappingProxyType(log),
     )
     return Outcome(state=nxt, events=tuple(events), rolls=dice.rolls, voided=tuple(violations))
 

@@ -45,3 +45,11 @@ def test_orders_hash_is_remembered_and_unchanged():
     body = o.to_dict()
     body.pop("signature", None)
     assert o.hash() == digest(body) == o.hash()
+
+
+def test_an_event_frozen_is_its_plain_form_frozen():
+    from pbem.core.events import Event
+
+    e = Event.make("combat", "phase", "text", hexes=["0101", "0102"], record={"a": [1, {"b": 2}]})
+    assert e.frozen() == freeze(e.to_dict())
+    assert Event.make("turn", "p", "t").frozen() == freeze(Event.make("turn", "p", "t").to_dict())
