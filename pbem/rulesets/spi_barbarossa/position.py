@@ -37,6 +37,9 @@ def home_side(country: str | None) -> str | None:
     return None
 
 
+_HANDED: dict[int, tuple[tuple[Unit, ...], Any, "Position"]] = {}  # Position.hand_on: at most one
+
+
 def _same_flags(frozen: Any, flags: dict[str, Any]) -> bool:
     """Unit flags unchanged: the same keys in the same order, each value of the same type and equal (True
     is not 1 here). Only plain values are compared; a flag holding a list counts as changed."""
@@ -83,6 +86,36 @@ class Position(Occupancy):
         self.vacated: set[int] = set()  # hexes of overrun units, treated as vacant (OVERRUN procedure)
         self.traces: dict[tuple[str, bool], tuple[int, Any]] = {}  # supply.supply_trace: the last one per side
         self._index_bits()
+
+    # --- handing a finished position on to the next step ----------------------------------------
+    def hand_on(self, state: GameState) -> None:
+        """Offer this position, finished and turned into `state`, to the step that follows: one whose
+        state has the very same units and extras objects (as `evolve` keeps them) takes it over instead
+        of building it again (`resume`). Only the last offer is kept, and it is taken at most once."""
+        _HANDED.clear()
+        _HANDED[id(state.units)] = (state.units, state.extras, self)
+
+    @classmethod
+    def resume(cls, data: SpiData, state: GameState) -> "Position | None":
+        """The position handed on for this state, reset to what `Position(data, state)` would build, or None.
+
+        Units, occupancy, occupancy sets and passed hexes are those the state was made from; the rest is
+        read from the state again. The memo is kept: its entries are keyed by everything they depend on."""
+        entry = _HANDED.pop(id(state.units), None)
+        if entry is None:
+            return None
+        units, extras, pos = entry
+        if units is not state.units or extras is not state.extras or pos.data is not data:
+            return None
+        pos.date = state.date
+        pos.options = frozenset(state.options)
+        pos.turn = state.turn
+        pos.weather = data.weather_for(state.date)
+        pos.extras = thaw(state.extras)
+        pos.vacated = set()
+        pos.traces = {}
+        pos._given = state.units
+        return pos
 
     # --- occupancy as sets of hexes (board.bits), kept up to date by place and remove ---------
     def _index_bits(self) -> None:
