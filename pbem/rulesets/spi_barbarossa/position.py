@@ -74,7 +74,7 @@ class Position(Occupancy):
         for u in state.units:
             loc = index(u.location) if u.location is not None else None
             self.units[u.id] = PUnit(u.id, u.side, counter(u.type), loc, u.status, thaw(u.flags) if u.flags else {})
-        self._given = state.units  # units_tuple hands back the ones that did not change
+        self._given = state.unit  # units_tuple hands back the units that did not change
         self._init_occupancy()
         self.extras: dict[str, Any] = thaw(state.extras)
         self.passed: list[str | None] = list(home_sides(data))
@@ -114,7 +114,7 @@ class Position(Occupancy):
         pos.extras = thaw(state.extras)
         pos.vacated = set()
         pos.traces = {}
-        pos._given = state.units
+        pos._given = state.unit
         return pos
 
     # --- occupancy as sets of hexes (board.bits), kept up to date by place and remove ---------
@@ -217,18 +217,17 @@ class Position(Occupancy):
     # --- back to an immutable state --------------------------------------------------
     def units_tuple(self) -> tuple[Unit, ...]:
         """The units as state units, in id order; a unit that did not change is the given state's own object."""
-        given = {u.id: u for u in self._given}
-        ids = self.board.ids
+        given, units, ids = self._given, self.units, self.board.ids
         out = []
-        for uid in sorted(self.units):
-            u = self.units[uid]
+        for uid in sorted(units):
+            u = units[uid]
             loc = ids[u.loc] if u.loc is not None else None
-            old = given.get(uid)
+            old = given(uid)
             if (old is not None and old.location == loc and old.status == u.status and old.side == u.side
                     and old.type == u.ct.key and (_same_flags(old.flags, u.flags) if u.flags else not old.flags)):
                 out.append(old)
             else:
-                out.append(Unit(u.id, u.side, u.ct.key, loc, u.status, freeze(u.flags)))
+                out.append(Unit(uid, u.side, u.ct.key, loc, u.status, freeze(u.flags)))
         return tuple(out)
 
     def passed_extras(self) -> dict[str, str]:
