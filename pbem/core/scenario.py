@@ -141,11 +141,12 @@ def _mtime(path: str) -> int:
         return -1
 
 
-_LISTINGS: dict[str, tuple[int, tuple[tuple[str, int], ...], tuple[tuple[Path, str], ...]]] = {}
+_Entry = tuple[Path, str, str, str]  # a scenario file, its real path, its qualified id and its short id
+_LISTINGS: dict[str, tuple[int, tuple[tuple[str, int], ...], tuple[_Entry, ...]]] = {}
 
 
-def _listing(root: Path) -> tuple[tuple[Path, str], ...]:
-    """`root/*/*.scenario.yaml`, sorted, each with its real path. Listed again only when the root folder or
+def _listing(root: Path) -> tuple[_Entry, ...]:
+    """`root/*/*.scenario.yaml`, sorted, each with its real path and ids. Listed again only when the root folder or
     one of its folders changed (their modification times, trusted as `file_hash` trusts a file's), so a
     long-running process still sees scenarios added, removed or relinked; the glob and the path resolution
     were most of the time a warm `find_scenario` took."""
@@ -155,24 +156,25 @@ def _listing(root: Path) -> tuple[tuple[Path, str], ...]:
     if cached is not None and cached[0] == stamp and all(_mtime(d) == m for d, m in cached[1]):
         return cached[2]
     folders: list[tuple[str, int]] = []
-    found: tuple[tuple[Path, str], ...] = ()
+    found: tuple[_Entry, ...] = ()
     if root.is_dir():
         try:
             with os.scandir(key) as entries:
                 folders = sorted((e.path, _mtime(e.path)) for e in entries if e.is_dir())
         except OSError:
             folders = []
-        found = tuple((p, str(p.resolve())) for p in sorted(root.glob("*/*.scenario.yaml")))
+        found = tuple((p, str(p.resolve()), f"{p.parent.name}/{p.name[: -len('.scenario.yaml')]}",
+                       p.name[: -len(".scenario.yaml")]) for p in sorted(root.glob("*/*.scenario.yaml")))
     _LISTINGS[key] = (stamp, tuple(folders), found)
     return found
 
 
-def _builtin_entries() -> list[tuple[Path, str]]:
+def _builtin_entries() -> list[_Entry]:
     return [entry for root in scenario_roots() for entry in _listing(root)]
 
 
 def builtin_scenarios() -> list[Path]:
-    return [p for p, _ in _builtin_entries()]
+    return [entry[0] for entry in _builtin_entries()]
 
 
 def _load_scenario(path: str, builtin: bool) -> Scenario:
@@ -201,9 +203,8 @@ def find_scenario(ref: str) -> Scenario:
 
         return replace(_load_scenario(str(candidate.resolve()), False), given=ref)
     matches, real = [], ""
-    for p, resolved in _builtin_entries():
-        rs, name = p.parent.name, p.name[: -len(".scenario.yaml")]
-        if ref in (f"{rs}/{name}", name):
+    for p, resolved, qualified, name in _builtin_entries():
+        if ref == qualified or ref == name:
             matches.append(p)
             real = resolved
     if len(matches) == 1:
