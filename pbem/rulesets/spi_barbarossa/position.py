@@ -123,22 +123,25 @@ class Position(Occupancy):
         answers) is the side's; `zoc_src`, hexes holding one of its units with a ZOC (not support units,
         ZOC (G)); `sup`, hexes holding one of its supply units. Supply traces and ZOCs are computed from
         these and cached under them, so moves that change none of them keep the caches."""
-        first: dict[str, int] = {AXIS: 0, SOVIET: 0}
-        zoc_src: dict[str, int] = {AXIS: 0, SOVIET: 0}
-        sup: dict[str, int] = {AXIS: 0, SOVIET: 0}
+        size = (len(self.board) + 7) // 8
+        first: dict[str, bytearray] = {AXIS: bytearray(size), SOVIET: bytearray(size)}
+        zoc_src: dict[str, bytearray] = {AXIS: bytearray(size), SOVIET: bytearray(size)}
+        sup: dict[str, bytearray] = {AXIS: bytearray(size), SOVIET: bytearray(size)}
         units = self.units
-        for h, ids in self.occ.items():
-            bit = 1 << h
+        for h, ids in self.occ.items():  # set bits in byte arrays, then one integer each: no big-integer churn
+            byte, bit = h >> 3, 1 << (h & 7)
             s0 = units[ids[0]].side
-            first[s0] = first.get(s0, 0) | bit
+            (first.get(s0) or first.setdefault(s0, bytearray(size)))[byte] |= bit
             for uid in ids:
                 u = units[uid]
                 cls = u.ct.cls
                 if cls == "supply":
-                    sup[u.side] = sup.get(u.side, 0) | bit
+                    (sup.get(u.side) or sup.setdefault(u.side, bytearray(size)))[byte] |= bit
                 elif cls != "air":
-                    zoc_src[u.side] = zoc_src.get(u.side, 0) | bit
-        self.first, self.zoc_src, self.sup = first, zoc_src, sup
+                    (zoc_src.get(u.side) or zoc_src.setdefault(u.side, bytearray(size)))[byte] |= bit
+        self.first = {side: int.from_bytes(b, "little") for side, b in first.items()}
+        self.zoc_src = {side: int.from_bytes(b, "little") for side, b in zoc_src.items()}
+        self.sup = {side: int.from_bytes(b, "little") for side, b in sup.items()}
 
     def _mark(self, h: int) -> None:
         ids = self.occ.get(h)

@@ -23,7 +23,9 @@ def _passable(pos: Position, side: str) -> int:
         key = ("pass", side, winter, foe_held)
     flags = pos.memo.get(key)
     if flags is None:
-        flags = _land(pos.data, winter) & ~foe_held & ~blocks_bits(pos, foe, zoc_bits(pos, foe))
+        flags = _land(pos.data, winter) & ~foe_held
+        if foe == AXIS:
+            flags &= ~blocks_bits(pos, foe, zoc_bits(pos, foe))
         pos.remember(key, flags)
     return flags
 
