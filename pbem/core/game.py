@@ -6,6 +6,7 @@ rules to the ruleset. Nothing here reads a clock or a global random generator.
 """
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import replace
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
@@ -55,8 +56,17 @@ def ruleset_of(state: GameState) -> Any:
     return get(state.ruleset)
 
 
+_CHECKED: ContextVar[tuple[GameState, Scenario] | None] = ContextVar("pbem_checked_scenario", default=None)
+
+
 def scenario_of(state: GameState) -> Scenario:
-    """The scenario the game was started with; refuse if its files changed since."""
+    """The scenario the game was started with; refuse if its files changed since.
+
+    Inside `check` and `adjudicate`, which check it first, the ruleset's own calls for the same state
+    object get the scenario checked there instead of hashing its files again."""
+    checked = _CHECKED.get()
+    if checked is not None and checked[0] is state:
+        return checked[1]
     scen = find_scenario(state.scenario.path or state.scenario.id)
     if scen.digest != state.scenario.digest:
         raise MismatchError(
@@ -199,10 +209,13 @@ def check(state: GameState, orders: Sequence[OrdersFile], *,
     simultaneous step one side's orders are checked alone (rulesets check each side's orders on their own).
     """
     check_addressing(state, orders, signed=False, partial=True)
-    scenario_of(state)
-    keys = keyring(state, orders, secrets)
-    rs = ruleset_of(state)
-    return rs.validate(state, orders) if keys is None else rs.validate(state, orders, keys=keys)
+    token = _CHECKED.set((state, scenario_of(state)))
+    try:
+        keys = keyring(state, orders, secrets)
+        rs = ruleset_of(state)
+        return rs.validate(state, orders) if keys is None else rs.validate(state, orders, keys=keys)
+    finally:
+        _CHECKED.reset(token)
 
 
 def prepare_hidden(state: GameState, orders: OrdersFile, secret: Mapping[str, Any]) -> tuple[dict[str, dict], list[dict]]:
@@ -238,7 +251,16 @@ def adjudicate(state: GameState, orders: Sequence[OrdersFile], *, secrets: Seque
     `secrets` are loaded pbem/secret@1 files: the adjudicator's dice chain and the seeds of hiding sides.
     """
     check_addressing(state, orders)
-    scenario_of(state)
+    token = _CHECKED.set((state, scenario_of(state)))
+    try:
+        return _adjudicate(state, orders, secrets, void_illegal, recorded_dice, recorded_hidden)
+    finally:
+        _CHECKED.reset(token)
+
+
+def _adjudicate(state: GameState, orders: Sequence[OrdersFile], secrets: Sequence[Mapping[str, Any]],
+                void_illegal: bool, recorded_dice: Mapping[str, Any] | None,
+                recorded_hidden: Mapping[str, Any] | None) -> Outcome:
     rs = ruleset_of(state)
     dice, dice_after = step_dice(state, orders, secrets, recorded_dice)
     keys = keyring(state, orders, secrets, recorded_hidden)
