@@ -90,6 +90,34 @@ class HexGrid(Topology):
     def neighbours(self, i: int) -> tuple[int, ...]:
         return self._nbrs[i]
 
+    def spread(self, bits: int) -> int:
+        """Every hex next to a hex of `bits` (board.bits), by shifting the whole set: index = col*rows + row
+        (0-based), so rows are one bit apart and columns `rows` bits. A hex reaches rows r-1 and r+1 of its
+        column and row r of both columns beside it; even-indexed columns also row r-1 beside them, odd ones
+        row r+1. Masks keep shifts from wrapping over a column's ends."""
+        masks = self.__dict__.get("_shift_masks")
+        if masks is None:
+            masks = self._masks()
+        every, not_first, not_last, even, odd = masks
+        rows = self.rows
+        low = bits & not_first  # hexes with a row above them
+        high = bits & not_last  # hexes with a row below them
+        out = (high << 1) | (low >> 1) | (bits << rows) | (bits >> rows)
+        e, o = low & even, high & odd
+        out |= (e << (rows - 1)) | (e >> (rows + 1)) | (o << (rows + 1)) | (o >> (rows - 1))
+        return out & every
+
+    def _masks(self) -> tuple[int, int, int, int, int]:
+        rows, columns = self.rows, self.columns
+        column = (1 << rows) - 1
+        first = sum(1 << (c * rows) for c in range(columns))
+        last = first << (rows - 1) if rows else 0
+        even = sum(column << (c * rows) for c in range(0, columns, 2))
+        every = (1 << (rows * columns)) - 1
+        masks = (every, every & ~first, every & ~last, even, every & ~even)
+        self.__dict__["_shift_masks"] = masks
+        return masks
+
     def distance(self, a: int, b: int) -> int:
         if self._cube is None:
             self._cube = [to_cube(c, r) for c in range(1, self.columns + 1) for r in range(1, self.rows + 1)]

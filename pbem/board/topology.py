@@ -70,6 +70,21 @@ class Topology(ABC):
             self.__dict__["_table"] = table
         return table
 
+    def spread(self, bits: int) -> int:
+        """Every place next to a place of `bits`, sets of places as integers (board.bits). This works on
+        any board through the neighbour table; a grid overrides it with whole-board shifts."""
+        masks = self.__dict__.get("_nbr_bits")
+        if masks is None:
+            masks = [sum(1 << n for n in set(nbrs)) for nbrs in self.neighbour_table()]
+            self.__dict__["_nbr_bits"] = masks
+        out = 0
+        text = bin(bits)[:1:-1]
+        i = text.find("1")
+        while i >= 0:
+            out |= masks[i]
+            i = text.find("1", i + 1)
+        return out
+
     def link(self, a: int, b: int) -> Mapping[str, Any]:
         """Features of the connection between two neighbouring places (rivers, straits ...)."""
         return EMPTY

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Mapping
 
 from .frozen import EMPTY, freeze, thaw
@@ -25,6 +26,14 @@ class Event:
         if self.data:
             out["data"] = thaw(self.data)
         return out
+
+    def frozen(self) -> Mapping[str, Any]:
+        """`freeze(self.to_dict())` without thawing and freezing the data again: `make` and `from_dict`
+        freeze it, and events are made no other way."""
+        out: dict[str, Any] = {"kind": self.kind, "phase": self.phase, "text": self.text}
+        if self.data:
+            out["data"] = self.data
+        return MappingProxyType(out)
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "Event":

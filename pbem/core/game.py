@@ -6,7 +6,9 @@ rules to the ruleset. Nothing here reads a clock or a global random generator.
 """
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import replace
+from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from . import dice as dicemod
@@ -54,8 +56,17 @@ def ruleset_of(state: GameState) -> Any:
     return get(state.ruleset)
 
 
+_CHECKED: ContextVar[tuple[GameState, Scenario] | None] = ContextVar("pbem_checked_scenario", default=None)
+
+
 def scenario_of(state: GameState) -> Scenario:
-    """The scenario the game was started with; refuse if its files changed since."""
+    """The scenario the game was started with; refuse if its files changed since.
+
+    Inside `check` and `adjudicate`, which check it first, the ruleset's own calls for the same state
+    object get the scenario checked there instead of hashing its files again."""
+    checked = _CHECKED.get()
+    if checked is not None and checked[0] is state:
+        return checked[1]
     scen = find_scenario(state.scenario.path or state.scenario.id)
     if scen.digest != state.scenario.digest:
         raise MismatchError(
@@ -198,10 +209,13 @@ def check(state: GameState, orders: Sequence[OrdersFile], *,
     simultaneous step one side's orders are checked alone (rulesets check each side's orders on their own).
     """
     check_addressing(state, orders, signed=False, partial=True)
-    scenario_of(state)
-    keys = keyring(state, orders, secrets)
-    rs = ruleset_of(state)
-    return rs.validate(state, orders) if keys is None else rs.validate(state, orders, keys=keys)
+    token = _CHECKED.set((state, scenario_of(state)))
+    try:
+        keys = keyring(state, orders, secrets)
+        rs = ruleset_of(state)
+        return rs.validate(state, orders) if keys is None else rs.validate(state, orders, keys=keys)
+    finally:
+        _CHECKED.reset(token)
 
 
 def prepare_hidden(state: GameState, orders: OrdersFile, secret: Mapping[str, Any]) -> tuple[dict[str, dict], list[dict]]:
@@ -237,7 +251,16 @@ def adjudicate(state: GameState, orders: Sequence[OrdersFile], *, secrets: Seque
     `secrets` are loaded pbem/secret@1 files: the adjudicator's dice chain and the seeds of hiding sides.
     """
     check_addressing(state, orders)
-    scenario_of(state)
+    token = _CHECKED.set((state, scenario_of(state)))
+    try:
+        return _adjudicate(state, orders, secrets, void_illegal, recorded_dice, recorded_hidden)
+    finally:
+        _CHECKED.reset(token)
+
+
+def _adjudicate(state: GameState, orders: Sequence[OrdersFile], secrets: Sequence[Mapping[str, Any]],
+                void_illegal: bool, recorded_dice: Mapping[str, Any] | None,
+                recorded_hidden: Mapping[str, Any] | None) -> Outcome:
     rs = ruleset_of(state)
     dice, dice_after = step_dice(state, orders, secrets, recorded_dice)
     keys = keyring(state, orders, secrets, recorded_hidden)
@@ -267,15 +290,15 @@ def adjudicate(state: GameState, orders: Sequence[OrdersFile], *, secrets: Seque
     for o in orders:
         if o.answers:
             answers[o.side] = thaw(o.answers)
-    log = {
-        "events": [e.to_dict() for e in events],
-        "rolls": [r.to_dict() for r in dice.rolls],
+    log = {  # frozen as freeze() would freeze the plain form; the events' data are frozen already
+        "events": tuple(e.frozen() for e in events),
+        "rolls": tuple(freeze(r.to_dict()) for r in dice.rolls),
     }
     if violations:
-        log["voided"] = [v.to_dict() for v in violations]
+        log["voided"] = tuple(freeze(v.to_dict()) for v in violations)
     nxt = resolved.evolve(
         step=state.step + 1, previous=state.hash(), made_by=tuple(o.hash() for o in sorted(orders, key=lambda o: o.side)),
-        dice=dice_after, answers=freeze(answers), log=freeze(log),
+        dice=dice_after, answers=freeze(answers), log=MappingProxyType(log),
     )
     return Outcome(state=nxt, events=tuple(events), rolls=dice.rolls, voided=tuple(violations))
 

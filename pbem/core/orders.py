@@ -78,7 +78,12 @@ class OrdersFile:
         return out
 
     def hash(self) -> str:
-        """Hash of the orders' content (the signature is excluded: it signs this hash)."""
-        body = self.to_dict()
-        body.pop("signature", None)
-        return digest(body)
+        """Hash of the orders' content (the signature is excluded: it signs this hash); computed once,
+        as the orders are immutable."""
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            body = self.to_dict()
+            body.pop("signature", None)
+            cached = digest(body)
+            object.__setattr__(self, "_hash", cached)
+        return cached

@@ -102,43 +102,85 @@ def load_static(path: Path, kind: str) -> Any:
 _FILE_HASHES: dict[tuple[str, int, int], str] = {}
 
 
-def file_hash(path: Path) -> str:
+def file_hash(path: Path | str) -> str:
     """SHA-256 of a file's bytes, remembered per (path, modification time, size) as git's index does."""
     try:
-        st = path.stat()
+        st = os.stat(path)
     except OSError:
         raise InputError("file not found", where=str(path)) from None
     key = (str(path), st.st_mtime_ns, st.st_size)
     if key not in _FILE_HASHES:
-        _FILE_HASHES[key] = hashlib.sha256(path.read_bytes()).hexdigest()
+        _FILE_HASHES[key] = hashlib.sha256(Path(path).read_bytes()).hexdigest()
     return _FILE_HASHES[key]
 
 
-def _digest(path: Path, doc: Mapping[str, Any]) -> str:
+def _digest(path: str, content_hash: str) -> str:
     h = hashlib.sha256()
-    files = [("scenario", path)] + [(k, (path.parent / v).resolve()) for k, v in sorted(doc.get("files", {}).items())]
-    for key, p in files:
+    for key, p in _referenced(path, content_hash):
         try:
             data_hash = file_hash(p)
         except InputError:
-            raise InputError(f"scenario file {key!r} not found", where=str(p)) from None
+            raise InputError(f"scenario file {key!r} not found", where=str(Path(p).resolve())) from None
         h.update(f"{key}\0{data_hash}\n".encode())
     return h.hexdigest()
 
 
+@lru_cache(maxsize=32)
+def _referenced(path: str, content_hash: str) -> tuple[tuple[str, str], ...]:
+    """The scenario file and the files it names, in digest order. Not resolved: the system follows any
+    link when it opens them, and resolving every path on every call cost more than hashing."""
+    doc = _parse_scenario(path, content_hash)
+    folder = Path(path).parent
+    return (("scenario", path),) + tuple((k, str(folder / v)) for k, v in sorted(doc.get("files", {}).items()))
+
+
+def _mtime(path: str) -> int:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return -1
+
+
+_Entry = tuple[Path, str, str, str]  # a scenario file, its real path, its qualified id and its short id
+_LISTINGS: dict[str, tuple[int, tuple[tuple[str, int], ...], tuple[_Entry, ...]]] = {}
+
+
+def _listing(root: Path) -> tuple[_Entry, ...]:
+    """`root/*/*.scenario.yaml`, sorted, each with its real path and ids. Listed again only when the root folder or
+    one of its folders changed (their modification times, trusted as `file_hash` trusts a file's), so a
+    long-running process still sees scenarios added, removed or relinked; the glob and the path resolution
+    were most of the time a warm `find_scenario` took."""
+    key = str(root)
+    stamp = _mtime(key)
+    cached = _LISTINGS.get(key)
+    if cached is not None and cached[0] == stamp and all(_mtime(d) == m for d, m in cached[1]):
+        return cached[2]
+    folders: list[tuple[str, int]] = []
+    found: tuple[_Entry, ...] = ()
+    if root.is_dir():
+        try:
+            with os.scandir(key) as entries:
+                folders = sorted((e.path, _mtime(e.path)) for e in entries if e.is_dir())
+        except OSError:
+            folders = []
+        found = tuple((p, str(p.resolve()), f"{p.parent.name}/{p.name[: -len('.scenario.yaml')]}",
+                       p.name[: -len(".scenario.yaml")]) for p in sorted(root.glob("*/*.scenario.yaml")))
+    _LISTINGS[key] = (stamp, tuple(folders), found)
+    return found
+
+
+def _builtin_entries() -> list[_Entry]:
+    return [entry for root in scenario_roots() for entry in _listing(root)]
+
+
 def builtin_scenarios() -> list[Path]:
-    out: list[Path] = []
-    for root in scenario_roots():
-        if root.is_dir():
-            out.extend(sorted(root.glob("*/*.scenario.yaml")))
-    return out
+    return [entry[0] for entry in _builtin_entries()]
 
 
 def _load_scenario(path: str, builtin: bool) -> Scenario:
     """The scenario at `path`; its digest is recomputed from the files' bytes on every call, so a
     long-running process notices a table changed on disk."""
-    doc = _parse_scenario(path, file_hash(Path(path)))
-    return _scenario(path, builtin, _digest(Path(path), doc))
+    return _scenario(path, builtin, _digest(path, file_hash(path)))
 
 
 @lru_cache(maxsize=32)
@@ -160,13 +202,13 @@ def find_scenario(ref: str) -> Scenario:
         from dataclasses import replace
 
         return replace(_load_scenario(str(candidate.resolve()), False), given=ref)
-    matches = []
-    for p in builtin_scenarios():
-        rs, name = p.parent.name, p.name[: -len(".scenario.yaml")]
-        if ref in (f"{rs}/{name}", name):
+    matches, real = [], ""
+    for p, resolved, qualified, name in _builtin_entries():
+        if ref == qualified or ref == name:
             matches.append(p)
+            real = resolved
     if len(matches) == 1:
-        return _load_scenario(str(matches[0].resolve()), True)
+        return _load_scenario(real, True)
     if len(matches) > 1:
         raise ReferenceError_(f"scenario {ref!r} is ambiguous; use one of " + ", ".join(
             f"{m.parent.name}/{m.name[:-14]}" for m in matches))

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from .frozen import EMPTY, freeze, thaw
-from .hashing import digest
+from .hashing import canonical_text, frozen_canonical_text, sha256_hex
 from .hidden import ordered_register
 
 STATE_FORMAT = "pbem/state@1"
@@ -30,6 +30,15 @@ class Unit:
         if self.flags:
             out["flags"] = thaw(self.flags)
         return out
+
+    def canonical(self) -> str:
+        """The canonical JSON of `to_dict()` (hashing.canonical_json, as text), made once per unit: a state's
+        hash reuses it for every unit a step did not change."""
+        cached = self.__dict__.get("_canonical")
+        if cached is None:
+            cached = canonical_text(self.to_dict())
+            object.__setattr__(self, "_canonical", cached)
+        return cached
 
     def with_flag(self, key: str, value: Any) -> "Unit":
         """The same unit with one flag set, or removed when `value` is None or False."""
@@ -147,7 +156,9 @@ class GameState:
     def evolve(self, **changes: Any) -> "GameState":
         return replace(self, **changes)
 
-    def to_dict(self) -> dict:
+    def to_dict(self, *, units: bool = True, frozen: bool = False) -> dict:
+        """The state file's content. For `hash` only: without the units' entries (`units=False`), and with
+        `extras` and `log` left frozen (`frozen=True`)."""
         out: dict[str, Any] = {
             "format": STATE_FORMAT,
             "game": self.game,
@@ -164,9 +175,9 @@ class GameState:
             "dice": self.dice.to_dict(),
             "answers": {k: thaw(self.answers[k]) for k in sorted(self.answers)},
             "control": {k: self.control[k] for k in sorted(self.control)},
-            "units": [u.to_dict() for u in self.units],
-            "extras": thaw(self.extras),
-            "log": thaw(self.log),
+            "units": [u.to_dict() for u in self.units] if units else [],
+            "extras": self.extras if frozen else thaw(self.extras),
+            "log": self.log if frozen else thaw(self.log),
         }
         if self.result is not None:
             out["result"] = thaw(self.result)
@@ -192,9 +203,22 @@ class GameState:
         )
 
     def hash(self) -> str:
-        """SHA-256 of the canonical JSON of the whole state file (computed once: the state is immutable)."""
+        """SHA-256 of the canonical JSON of the whole state file (computed once: the state is immutable).
+
+        The text is `hashing.canonical_json(self.to_dict())`, put together from each unit's own canonical
+        text (`Unit.canonical`, kept with the unit) and the rest of the file's: the same bytes."""
         cached = self.__dict__.get("_hash")
         if cached is None:
-            cached = digest(self.to_dict())
+            body = self.to_dict(units=False, frozen=True)
+            parts = []
+            for key in sorted(body):
+                if key == "units":
+                    value = "[" + ",".join(u.canonical() for u in self.units) + "]"
+                elif key in ("extras", "log"):
+                    value = frozen_canonical_text(body[key])
+                else:
+                    value = canonical_text(body[key])
+                parts.append(canonical_text(key) + ":" + value)
+            cached = sha256_hex(("{" + ",".join(parts) + "}").encode("utf-8"))
             object.__setattr__(self, "_hash", cached)
         return cached

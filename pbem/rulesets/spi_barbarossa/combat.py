@@ -12,12 +12,12 @@ from typing import Any, Mapping, Sequence
 
 from ...core.dice import Dice
 from .common import Step, closed_to, defense_multiplier, defense_strength, note_control, stack_limit, stack_points
-from .data import AXIS, SOVIET, Crt, enemy, odds_column, odds_text
+from .data import AXIS, SOVIET, Crt, enemy, odds_column_cached, odds_text
 from .orders import Attack
 from .position import PUnit
-from ...board.search import Trace
-from .supply import attack_supply_area, in_general_supply, supply_trace
-from .zoc import blocks_trace, controlled
+from ...board.bits import BitTrace, has
+from .supply import in_general_supply, supplied_for_attack, supply_trace
+from .zoc import blocks_bits, zoc_bits
 
 AIR_RANGE = 4  # LUFTWAFFE procedure
 
@@ -47,7 +47,7 @@ class CombatPhase:
         self.attacked_units: set[str] = set()
         self.air_hexes: set[int] = set()  # LUFTWAFFE (C)
         self.spent_supply: dict[str, PUnit] = {}
-        self._retreat_supply: dict[str, Trace] = {}  # each side's supply as first traced this phase
+        self._retreat_supply: dict[str, BitTrace] = {}  # each side's supply as first traced this phase
 
     # --- checks --------------------------------------------------------------------------
     def plan(self, o: Attack, *, instant: bool) -> Plan | None:
@@ -122,7 +122,7 @@ class CombatPhase:
         pos = self.pos
         if not attackers:
             return None
-        own = sorted((u for u in pos.active_units(self.side) if u.ct.cls == "supply"), key=lambda u: u.id)
+        own = pos.supply_units(self.side)
         if o.supply is not None:
             chosen = pos.units.get(o.supply)
             if chosen is None or chosen.side != self.side or chosen.ct.cls != "supply" or not chosen.active:
@@ -131,8 +131,7 @@ class CombatPhase:
                 return None
             own = [chosen]
         for s in own:
-            area = attack_supply_area(pos, s)
-            if all(u.loc in area for u in attackers):
+            if supplied_for_attack(pos, s, [u.loc for u in attackers]):
                 return s
         rng = "adjacent to or stacked with" if pos.weather == "mud" or (pos.weather == "winter" and self.side == AXIS) \
             else f"within {3 if self.side == SOVIET else 6} hexes of"
@@ -241,7 +240,7 @@ class CombatPhase:
         wanted = str(wanted)
         if wanted in crts:
             return crts[wanted], f"defender's {source}"
-        col = odds_column(plan.attack, plan.defense, next(iter(crts.values())).columns)
+        col = odds_column_cached(plan.attack, plan.defense, next(iter(crts.values())).columns)
 
         def score(c: Crt) -> tuple[int, int]:
             row = c.results.get(col, (c.below,) * 6) if col else (c.below,) * 6
@@ -349,7 +348,7 @@ class CombatPhase:
     def retreat_hexes(self, start: int, side: str) -> list[int]:
         """ZOC (F): Axis retreats ignore Soviet ZOCs; Soviet retreats may not enter a vacant Axis-controlled hex."""
         pos = self.pos
-        blocked = blocks_trace(pos, enemy(side), controlled(pos, enemy(side)))
+        blocked = blocks_bits(pos, enemy(side), zoc_bits(pos, enemy(side)))
         winter = pos.weather == "winter"
         out = []
         for h in pos.board.neighbours(start):
@@ -358,7 +357,7 @@ class CombatPhase:
                 continue
             if (min(start, h), max(start, h)) in pos.data.strait_pairs:
                 continue
-            if pos.enemy_occupied(h, side) or h in blocked or closed_to(pos, h):
+            if pos.enemy_occupied(h, side) or has(blocked, h) or closed_to(pos, h):
                 continue
             out.append(h)
         return out

@@ -64,7 +64,13 @@ class Crt:
 
     def column_for(self, attack: int, defense: int) -> tuple[int, int] | None:
         """Odds rounded in favour of the defender (COMBAT (G)); None when below the table."""
-        return odds_column(attack, defense, self.columns)
+        return odds_column_cached(attack, defense, self.columns)
+
+
+@lru_cache(maxsize=4096)
+def odds_column_cached(attack: int, defense: int, columns: tuple[tuple[int, int], ...]) -> tuple[int, int] | None:
+    """`odds_column`, remembered: combats ask for the same few strengths again and again."""
+    return odds_column(attack, defense, columns)
 
 
 def odds_text(col: tuple[int, int] | None) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ...board.bits import has
 from ...core.orders import Order
 from .common import (Step, closed_to, defense_multiplier, defense_strength, finnish_distance, note_control, stack_limit,
                      stack_points)
@@ -15,7 +16,7 @@ from .breakdown import breakdown, recombine
 from .orders import Breakdown, Enter, Move, Overrun, Rail, Recombine
 from .position import Position, PUnit
 from .supply import in_general_supply
-from .zoc import controlled
+from .zoc import zoc_bits
 
 RAIL_LIMIT = 12  # MOVEMENT (M)
 OVERRUN_ODDS = 9  # OVERRUN procedure
@@ -49,14 +50,14 @@ class MovementPhase:
         self.rail_open = True  # rail (and entry) only at the beginning of the phase
         self.entered_by: dict[int, Order] = {}
         self.victims: list[tuple[int, list[str]]] = []
-        self._ezoc: frozenset[int] | None = None
+        self._ezoc: int | None = None
 
     # --- helpers ---------------------------------------------------------------------
     @property
-    def ezoc(self) -> frozenset[int]:
-        """Enemy ZOC for movement: it extends into hexes held by friendly units too (ZOC (F))."""
+    def ezoc(self) -> int:
+        """Enemy ZOC for movement, a hex set (board.bits): it extends into hexes held by friendly units too (ZOC (F))."""
         if self._ezoc is None:
-            self._ezoc = controlled(self.pos, enemy(self.side))
+            self._ezoc = zoc_bits(self.pos, enemy(self.side))
         return self._ezoc
 
     def terrain_cost(self, u: PUnit, b: int) -> int | None:
@@ -75,9 +76,9 @@ class MovementPhase:
         if key in self.pos.data.river_pairs and self.pos.weather != "winter":
             cost += self.pos.data.river_cost
         ezoc = self.ezoc
-        if b in ezoc:
+        if (ezoc >> b) & 1:
             cost += 2 if (u.ct.motorized or u.ct.support) else 1
-        if a in ezoc:
+        if (ezoc >> a) & 1:
             cost += 1
         return cost
 
@@ -274,7 +275,7 @@ class MovementPhase:
             if self.terrain_cost(units[0], b) is None:
                 st.fail(o, "MOVE_IMPASSABLE", "Terrain Effects Chart", f"{pos.label(b)} cannot be entered", place=b)
                 return
-            if b in self.ezoc:
+            if has(self.ezoc, b):
                 st.fail(o, "RAIL_IN_ENEMY_ZOC", "MOVEMENT (M)",
                         f"a rail move may not start in, pass or end in an enemy zone of control: {pos.label(b)}",
                         unit=units[0].id, place=b)
@@ -305,7 +306,7 @@ class MovementPhase:
             st.fail(o, "ENTER_SECOND_PHASE", "Reinforcements", "reinforcements enter in the first movement phase", unit=u.id)
             return
         edge = pos.data.edges.get("west" if self.side == AXIS else "east", ())
-        if at not in edge or pos.side_at(at) == enemy(self.side) or at in self.ezoc or closed_to(pos, at):
+        if at not in edge or pos.side_at(at) == enemy(self.side) or has(self.ezoc, at) or closed_to(pos, at):
             st.fail(o, "ENTER_BAD_HEX", "Reinforcements",
                     f"{pos.label(at)} is not a free hex of the {'west' if self.side == AXIS else 'east'} map edge "
                     "outside enemy zones of control", unit=u.id, place=at)

@@ -112,7 +112,7 @@ class SpiBarbarossa(Ruleset):
     def _run(self, state: GameState, ofile: OrdersFile, dice: Dice | None, drop: frozenset[int]) -> tuple[Position, Step]:
         """Play one step on a working position. Without dice, only checks (no combat results)."""
         d = spidata.load(self._scenario(state))
-        pos = Position(d, state)
+        pos = Position.resume(d, state) or Position(d, state)
         side = state.awaiting.side
         label = f"{state.date} {side_name(side)} {PHASE_TEXT[state.phase]}"
         step = Step(pos, side, label, drop)
@@ -237,9 +237,11 @@ class SpiBarbarossa(Ruleset):
         question = extras.pop("question", "") if nphase == DECISION else ""
         kind = {OVER: "none", SETUP: "setup", DECISION: "decision"}.get(nphase, "orders")
         awaiting = Awaiting(nside, kind, PHASE_TEXT[nphase], question)
-        return state.evolve(turn=turn, date=date, phase=nphase, awaiting=awaiting, units=pos.units_tuple(),
-                            control=freeze(pos.control()), extras=freeze(extras),
-                            result=freeze(result) if result else None)
+        nxt = state.evolve(turn=turn, date=date, phase=nphase, awaiting=awaiting, units=pos.units_tuple(),
+                           control=freeze(pos.control()), extras=freeze(extras),
+                           result=freeze(result) if result else None)
+        pos.hand_on(nxt)
+        return nxt
 
     def _thaw(self, pos: Position, step: Step) -> None:
         """Winter (E): at the thaw the enemy moves each unit on an all-lake hex to a lake-shore hex of his
