@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
@@ -159,13 +160,15 @@ def run_parallel(fn: Callable[[Any], dict[str, Any]], jobs: Sequence[Any], worke
     """`fn` over the jobs in worker processes, results in job order (`pbem batch`, `pbem selfplay`).
 
     On Ctrl-C no new job starts, the ones already running finish and keep their files, and
-    KeyboardInterrupt propagates: nothing is ever left half-written."""
+    KeyboardInterrupt propagates: nothing is ever left half-written, and every job that finished has
+    its line (Ctrl-C waits while a result is taken and reported, `_held_sigint`)."""
     results: list[dict[str, Any]] = []
     if workers <= 1 or len(jobs) <= 1:
         for job in jobs:
             r = fn(job)
-            results.append(r)
-            on_result(r)
+            with _held_sigint():
+                results.append(r)
+                on_result(r)
         return results
     import multiprocessing
     from collections import deque
@@ -180,24 +183,43 @@ def run_parallel(fn: Callable[[Any], dict[str, Any]], jobs: Sequence[Any], worke
             while started < len(jobs) and len(inflight) < 2 * workers:
                 inflight.append(pool.apply_async(fn, (jobs[started],)))
                 started += 1
-            r = inflight[0].get()  # taken off the queue only once received: Ctrl-C here loses no result
-            inflight.popleft()
-            results.append(r)
-            on_result(r)
+            inflight[0].wait()
+            with _held_sigint():  # taken, kept and reported as one: a Ctrl-C now waits until it is done
+                r = inflight.popleft().get()
+                results.append(r)
+                on_result(r)
         pool.close()
     except KeyboardInterrupt:
         pool.close()  # start nothing new; let the running jobs write their files whole
         for pending in inflight:
             try:
                 r = pending.get()
+            except Exception:  # noqa: BLE001 - a job's own errors are already in its result
+                continue
+            with _held_sigint():
                 results.append(r)
                 on_result(r)
-            except Exception:  # noqa: BLE001 - a job's own errors are already in its result
-                pass
         raise
     finally:
         pool.join()
     return results
+
+
+@contextmanager
+def _held_sigint() -> Iterator[None]:
+    """Hold Ctrl-C (SIGINT) back for the block, then let it through: where POSIX signal masks exist, so a
+    result cannot be half reported; elsewhere the block runs unguarded."""
+    import signal
+
+    block = getattr(signal, "pthread_sigmask", None)
+    if block is None:
+        yield
+        return
+    old = block(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        block(signal.SIG_SETMASK, old)
 
 
 def summary(results: Sequence[dict[str, Any]]) -> str:

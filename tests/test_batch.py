@@ -6,6 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 import yaml
 from click.testing import CliRunner
 
@@ -127,3 +128,28 @@ def test_ctrl_c_keeps_finished_jobs_and_leaves_nothing_half_written(tmp_path):
     assert all(f.read_bytes() == expected for f in written)  # whole, never half
     assert not [f for f in os.listdir(tmp_path / "out") if f.endswith(".tmp")]
     assert len([line for line in out.splitlines() if line.startswith("{")]) == len(written)
+
+
+def test_a_ctrl_c_while_a_result_is_reported_loses_no_line():
+    """Issue 7: "finished jobs keep their outputs". A Ctrl-C that lands while a finished job's result is being
+    taken and reported waits until its line is out; the jobs still running are drained and reported too."""
+    import os
+    import signal
+
+    from pbem import batch
+
+    lines: list[int] = []
+
+    def report(r: dict) -> None:
+        if not lines:
+            os.kill(os.getpid(), signal.SIGINT)  # the interrupt arrives in the middle of reporting
+        lines.append(r["n"])
+
+    with pytest.raises(KeyboardInterrupt):
+        batch.run_parallel(_square, list(range(6)), 2, report)
+    assert lines and lines == sorted(lines) and lines[0] == 0
+    assert lines == list(range(len(lines)))  # every result taken was reported, in order, none lost
+
+
+def _square(n: int) -> dict:
+    return {"n": n, "square": n * n}
