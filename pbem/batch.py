@@ -207,19 +207,23 @@ def run_parallel(fn: Callable[[Any], dict[str, Any]], jobs: Sequence[Any], worke
 
 @contextmanager
 def _held_sigint() -> Iterator[None]:
-    """Hold Ctrl-C (SIGINT) back for the block, then let it through: where POSIX signal masks exist, so a
-    result cannot be half reported; elsewhere the block runs unguarded."""
+    """Hold Ctrl-C back for the block, then let it through as KeyboardInterrupt: a Python-level handler only
+    notes it (Python runs handlers in the main thread whichever thread the OS chose, so a signal mask would
+    not do). Outside the main thread, where handlers cannot be set, the block runs unguarded."""
     import signal
+    import threading
 
-    block = getattr(signal, "pthread_sigmask", None)
-    if block is None:
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    old = block(signal.SIG_BLOCK, {signal.SIGINT})
+    caught: list[int] = []
+    old = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
     try:
         yield
     finally:
-        block(signal.SIG_SETMASK, old)
+        signal.signal(signal.SIGINT, old)
+    if caught and callable(old):
+        old(signal.SIGINT, None)  # the usual handler raises KeyboardInterrupt now, outside the block
 
 
 def summary(results: Sequence[dict[str, Any]]) -> str:
