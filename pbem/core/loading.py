@@ -111,7 +111,12 @@ def _json_path(parts: Any) -> str:
 
 
 def validate(doc: Any, kind: str, where: str) -> None:
-    """Raise SchemaError listing every problem: the path inside the file and what was expected."""
+    """Raise SchemaError listing every problem: the path inside the file and what was expected. The generated
+    validators answer first (pbem/core/fastschema.py): only a document they refuse needs jsonschema."""
+    from .fastschema import accepts
+
+    if accepts(doc, kind):
+        return
     errors = sorted(_validator(kind).iter_errors(doc), key=lambda e: (list(map(str, e.absolute_path)), e.message))
     if errors:
         problems = [f"{_json_path(e.absolute_path)}: {e.message}" for e in errors[:20]]
