@@ -18,18 +18,17 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def documents() -> list[tuple[str, Path]]:
-    """Every committed file of a kind pbem reads: states, orders, scenarios, maps, tables."""
+    """Every committed file of a kind pbem reads (its `format: pbem/KIND@n` line): states, orders, seals,
+    secrets, scenarios, maps, tables."""
+    kinds = set(fastschema.kinds())
     out = []
-    for p in sorted(ROOT.glob("examples/**/*.yaml")):
+    files = [*ROOT.glob("examples/**/*.yaml"), *ROOT.glob("examples/**/*.secret"), *ROOT.glob("scenarios/*/*.yaml"),
+             *ROOT.glob("tests/fixtures/**/*.yaml")]
+    for p in sorted(files):
         doc = load_data(p)
         fmt = str(doc.get("format", "")) if isinstance(doc, dict) else ""
-        if fmt.startswith("pbem/state@") or fmt.startswith("pbem/orders@"):
-            out.append((fmt.split("/")[1].split("@")[0], p))
-    for p in sorted(ROOT.glob("scenarios/*/*.yaml")):
-        doc = load_data(p)
-        fmt = str(doc.get("format", "")) if isinstance(doc, dict) else ""
-        kind = {"pbem/scenario": "scenario", "pbem/map": "map", "pbem/table": "table"}.get(fmt.split("@")[0])
-        if kind:
+        kind = fmt.partition("/")[2].partition("@")[0]
+        if fmt.startswith("pbem/") and kind in kinds:
             out.append((kind, p))
     return out
 
@@ -51,7 +50,7 @@ def test_every_kind_has_a_fresh_generated_validator():
 
 
 def test_the_committed_documents_take_the_fast_path():
-    assert len(DOCS) > 30 and {k for k, _ in DOCS} >= {"state", "orders", "scenario", "map", "table"}
+    assert len(DOCS) > 30 and {k for k, _ in DOCS} >= {"state", "orders", "seal", "secret", "scenario", "map", "table"}
     for kind, path in DOCS:
         doc = load_data(path)
         assert not jsonschema_errors(doc, kind), path
@@ -119,7 +118,7 @@ def mutate(doc, path, how, value):
 
 
 SAMPLES = [(k, p) for k, p in DOCS if k in ("state", "orders")][:6] + \
-    [next((k, p) for k, p in DOCS if k == "table")]
+    [next((k, p) for k, p in DOCS if k == kind) for kind in ("table", "scenario", "seal", "secret")]
 
 
 @pytest.mark.parametrize("kind,path", SAMPLES, ids=[p.name for _, p in SAMPLES])
