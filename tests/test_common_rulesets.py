@@ -66,3 +66,15 @@ def test_the_memo_is_bounded():
     for i in range(200):
         pos.remember(("k", i), i)
     assert 0 < len(pos.memo) <= 64 and pos.memo[("k", 199)] == 199
+
+
+def test_a_trial_collects_violations_without_refusing_the_step():
+    """StepLog.trial (used for a breakthrough clause after its DEB, BF XIII.I): what a trial finds is handed back,
+    and the step's own violations are as they were before it."""
+    from pbem.rulesets.common.step import StepLog
+
+    log = StepLog(pos=None, side="axis", phase_label="test")
+    log.fail(None, "FIRST", "I", "kept")
+    with log.trial() as found:
+        log.fail(None, "LATER", "II", "only tried")
+    assert [v.code for v in found] == ["LATER"] and [v.code for v in log.violations] == ["FIRST"]

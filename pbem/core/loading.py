@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from .errors import InputError, SchemaError, UsageError
+from .fastschema import accepts
 
 try:  # the C loader is several times faster on large maps
     _Loader: type = yaml.CSafeLoader
@@ -113,8 +114,6 @@ def _json_path(parts: Any) -> str:
 def validate(doc: Any, kind: str, where: str) -> None:
     """Raise SchemaError listing every problem: the path inside the file and what was expected. The generated
     validators answer first (pbem/core/fastschema.py): only a document they refuse needs jsonschema."""
-    from .fastschema import accepts
-
     if accepts(doc, kind):
         return
     errors = sorted(_validator(kind).iter_errors(doc), key=lambda e: (list(map(str, e.absolute_path)), e.message))

@@ -766,11 +766,8 @@ class AttackPhase:
         next to the hex, a cleared hex) means the clause is not made, an event, never a refusal of orders
         whose dice are already cast."""
         st = self.step
-        kept, st.violations = st.violations, []
-        try:
+        with st.trial() as problems:
             nb = self.declare(spec, parent=parent)
-        finally:
-            problems, st.violations = st.violations, kept
         if problems:
             st.event("breakthrough", f"breakthrough attack on {'+'.join(spec.targets)} not made: {problems[0].message} "
                      f"({problems[0].rule})")

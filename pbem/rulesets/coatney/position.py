@@ -6,7 +6,8 @@ Hexes are integer indexes here.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import copy
+from dataclasses import dataclass, replace
 from typing import Any, Iterable
 
 from ...core.frozen import freeze, thaw
@@ -139,6 +140,14 @@ class Position(Occupancy):
 
     def stack(self, h: int, side: str | None = None) -> list[PUnit]:
         return [u for u in self.at(h) if side is None or u.side == side]
+
+    def without(self, side: str) -> "Position":
+        """A what-if copy holding only `side`'s units, all off the map (the set-up's designated hexes)."""
+        other = copy.copy(self)
+        other.units = {uid: replace(u, loc=None, status="pending", flags={}) for uid, u in self.units.items()
+                       if u.side == side}
+        other._init_occupancy()
+        return other
 
     def nations_clash(self, u: PUnit, h: int) -> bool:
         """X.D.2: the Hungarian unit may not enter Rumania, and Hungarian and Rumanian units never enter a hex

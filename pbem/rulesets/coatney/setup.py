@@ -7,8 +7,6 @@ allows, else the nearest legal hex on its own side, ties to the lower hex id (I-
 """
 from __future__ import annotations
 
-import copy
-from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from ...board.search import reachable
@@ -136,10 +134,7 @@ def designated(pos: Position, side: str = SOVIET) -> dict[str, int]:
     """Each unit's hex in the side's historical set-up, as `historical` places it on a board without that
     side's units (I-67): the "designated hexes" XVI.C.1.a.2-6 keep Dispersed units on, and the set-up of
     XVI.C.1.a.1."""
-    scratch = copy.copy(pos)
-    scratch.units = {uid: replace(u, loc=None, status="pending", flags={}) for uid, u in pos.units.items()
-                     if u.side == side}
-    scratch._init_occupancy()
+    scratch = pos.without(side)
     units = sorted(scratch.units.values(), key=lambda u: u.id)
     historical(scratch, side, units)
     return {u.id: u.loc for u in units if u.loc is not None}

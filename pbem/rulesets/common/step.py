@@ -1,8 +1,9 @@
 """What one step's adjudication accumulates: events in order, and every violation with its rule case."""
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from ...core.events import Event, Violation
 from ...core.orders import Order
@@ -21,6 +22,17 @@ class StepLog:
     events: list[Event] = field(default_factory=list)
     violations: list[Violation] = field(default_factory=list)
     cite: Callable[[str], str] = field(default=str, repr=False)
+
+    @contextmanager
+    def trial(self) -> Iterator[list[Violation]]:
+        """Run a check whose violations must not refuse the orders (the dice are already cast): they are
+        collected in the yielded list instead, and the step's own violations are left as they were."""
+        kept, self.violations = self.violations, []
+        caught = self.violations
+        try:
+            yield caught
+        finally:
+            self.violations = kept
 
     def event(self, kind: str, text: str, **data: object) -> None:
         self.events.append(Event.make(kind, self.phase_label, text, **data))
