@@ -7,6 +7,13 @@ from pathlib import Path
 from typing import Any, Mapping
 
 import pytest
+from hypothesis import settings
+
+# The property tests draw the same examples on every run, so CI's verdict depends on the code only.
+# PBEM_HYPOTHESIS=random searches with fresh examples instead (by hand, to look for new failures).
+settings.register_profile("pbem", derandomize=True)
+if os.environ.get("PBEM_HYPOTHESIS") != "random":
+    settings.load_profile("pbem")
 
 from pbem.core import game
 from pbem.core.frozen import freeze

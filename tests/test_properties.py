@@ -53,7 +53,8 @@ def test_any_schema_valid_orders_give_violations_or_an_outcome(items, phase):
     # unit conservation: every unit still exists; one that left the map did so through an event naming it
     before = {u.id for u in s.units if u.status == "active"}
     after = {u.id for u in outcome.state.units if u.status == "active"}
-    logged = " ".join(e.text for e in outcome.events)
+    # named in an event's text or in its recorded consequences (a combat lists "r1 eliminated" there)
+    logged = " ".join([e.text for e in outcome.events] + [c for e in outcome.events for c in e.data.get("consequences", ())])
     ids_before, ids_after = {u.id for u in s.units}, {u.id for u in outcome.state.units}
     assert ids_before <= ids_after  # no unit ever leaves the state
     for new in ids_after - ids_before:  # corps counters come into play only by a logged breakdown
