@@ -11,6 +11,7 @@ import yaml
 from click.testing import CliRunner
 
 from pbem.cli.main import main
+from pbem.core.game import load_state
 
 EX = Path(__file__).resolve().parent.parent / "examples/spi-barbarossa-1941"
 
@@ -153,3 +154,27 @@ def test_a_ctrl_c_while_a_result_is_reported_loses_no_line():
 
 def _square(n: int) -> dict:
     return {"n": n, "square": n * n}
+
+
+def test_the_readme_batch_example_reproduces_every_committed_step_and_runs_again(tmp_path):
+    """`pbem batch examples/batch/jobs.yaml` (README): ten steps of five rulesets, every next state and report
+    byte for byte the committed one of its worked example; a second run replaces its own outputs (force)."""
+    examples = tmp_path / "examples"
+    shutil.copytree(EX.parent, examples)
+    for f in (examples / "batch/out").iterdir():
+        if f.name != ".gitignore":
+            f.unlink()  # a developer's own earlier run of the README command
+    jobs = yaml.safe_load((examples / "batch/jobs.yaml").read_text())
+    assert len({Path(j["state"]).parent.name for j in jobs}) == 5  # all five rulesets
+    for attempt in (1, 2):
+        r = run("batch", examples / "batch/jobs.yaml", "--jobs", "2")
+        assert r.exit_code == 0, (attempt, r.stdout, r.stderr)
+        got = lines(r.stdout)
+        assert [got[j["id"]]["ok"] for j in jobs] == [True] * len(jobs)
+    for j in jobs:
+        example = (examples / "batch" / j["state"]).parent
+        step = int(Path(j["state"]).stem.split("-")[1]) + 1
+        out, report = examples / "batch" / j["output"], examples / "batch" / j["report"]
+        assert out.read_bytes() == (example / f"state-{step}.yaml").read_bytes(), j["id"]
+        assert report.read_bytes() == (example / f"report-{step}.txt").read_bytes(), j["id"]
+        assert got[j["id"]]["next"] == load_state(str(out)).hash(), j["id"]
