@@ -14,7 +14,8 @@ from __future__ import annotations
 from .core.errors import (InputError, MismatchError, OrdersRejected, PbemError, SchemaError, UsageError,
                           VerificationFailed)
 from .core.events import Event, Outcome, Violation
-from .core.game import adjudicate, check, load_orders, load_secret, load_state, new_game, verify
+from .core.game import (CheckResult, adjudicate, check, check_details, load_orders, load_secret, load_state,
+                        new_game, verify)
 from .core.orders import OrdersFile
 from .core.state import GameState
 
@@ -37,5 +38,5 @@ def render_report(state: GameState, fmt: str = "text") -> str:
 
 
 __all__ = ["GameState", "OrdersFile", "Outcome", "Event", "Violation", "load_state", "load_orders", "load_secret",
-           "new_game", "check", "adjudicate", "verify", "save_state", "render_report", "PbemError", "InputError",
+           "new_game", "check", "check_details", "CheckResult", "adjudicate", "verify", "save_state", "render_report", "PbemError", "InputError",
            "SchemaError", "MismatchError", "UsageError", "OrdersRejected", "VerificationFailed", "__version__"]

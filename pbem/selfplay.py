@@ -23,9 +23,16 @@ class Game:
     scenario: str
     seed: str
     max_steps: int = 400
+    options: tuple[str, ...] = ()  # the agreed variants the game is started with (`pbem new --option`)
+
+    def reproduce(self) -> str:
+        """The command that plays this game again alone."""
+        return " ".join(["pbem selfplay", self.scenario, "--games 1 --seed", self.seed,
+                         *(f"--option {o}" for o in self.options)])
 
 
-HIDDEN_SIDES = {"barbarossa-fast": ("soviet",), "codeword-barbarossa": ("german", "soviet")}
+HIDDEN_SIDES = {"barbarossa-fast": ("soviet",), "codeword-barbarossa": ("german", "soviet"),
+                "barbarossa-file": ("soviet",), "russian-portfolio": ("soviet",)}
 
 
 def secret_for(seed: str, side: str) -> dict:
@@ -34,21 +41,31 @@ def secret_for(seed: str, side: str) -> dict:
     return {"format": "pbem/secret@1", "side": side, "seed": s, "length": 1, "commitment": "00" * 32}
 
 
+def start(job: Game) -> tuple[GameState, dict[str, dict]]:
+    """The game's first state and the bots' secrets. Raises what `pbem new` would (an unknown option, say),
+    so the CLI tries it once before any game is played."""
+    from .core.scenario import find_scenario
+
+    ruleset = find_scenario(job.scenario).ruleset
+    hiders = HIDDEN_SIDES.get(ruleset, ())
+    secrets = {s: secret_for(job.seed, s) for s in hiders}
+    state = game.new_game(job.scenario, game_id=f"sp-{job.seed}", seed=job.seed, options=job.options,
+                          setup="historical" if ruleset == "spi-barbarossa" else None,
+                          hidden_keys={s: hidden.key_of(secrets[s]["seed"]) for s in hiders} or None)
+    return state, secrets
+
+
 def play(job: Game) -> dict[str, Any]:
     from .bots import bot_for
-    from .core.scenario import find_scenario
 
     t0 = time.perf_counter()
     out: dict[str, Any] = {"scenario": job.scenario, "seed": job.seed}
+    if job.options:
+        out["options"] = list(job.options)
     step = -1
     try:
-        ruleset = find_scenario(job.scenario).ruleset
-        hiders = HIDDEN_SIDES.get(ruleset, ())
-        secrets = {s: secret_for(job.seed, s) for s in hiders}
-        state = game.new_game(job.scenario, game_id=f"sp-{job.seed}", seed=job.seed,
-                              setup="historical" if ruleset == "spi-barbarossa" else None,
-                              hidden_keys={s: hidden.key_of(secrets[s]["seed"]) for s in hiders} or None)
-        bot = bot_for(ruleset)
+        state, secrets = start(job)
+        bot = bot_for(state.ruleset)
         for step in range(job.max_steps):  # noqa: B007 - `step` is reported if a step fails
             if state.over:
                 break
@@ -61,7 +78,7 @@ def play(job: Game) -> dict[str, Any]:
     except Exception as exc:  # noqa: BLE001 - self-play reports every failure with what reproduces it
         out.update(ok=False, step=step, error=f"{type(exc).__name__}: {exc}",
                    where=traceback.format_exc().strip().splitlines()[-3:],
-                   reproduce=f"pbem selfplay {job.scenario} --games 1 --seed {job.seed}")
+                   reproduce=job.reproduce())
     out["seconds"] = round(time.perf_counter() - t0, 2)
     return out
 
@@ -77,18 +94,19 @@ def _margin(res: dict) -> int | None:
 def _step(state: GameState, bot: Any, secrets: dict[str, dict]) -> GameState:
     rs = game.ruleset_of(state)
     sides = rs.submitters(state)
+    solo = {s for s in secrets if f"solitaire-{s}" in state.options}  # the tool plays it, with its secret (`--solitaire`)
     files = []
     for side in sides:
-        items = bot(state, side, secrets.get(side))
+        items = [] if side in solo else bot(state, side, secrets.get(side))
         answers = rs.template(state, side).get("answers") or {}
         draft = OrdersFile(state.game, side, state.step, state.hash(), tuple(freeze(x) for x in items), freeze(answers))
-        if side in secrets:  # what `pbem reveal` adds: the step then needs nobody's secret but the adjudicator's
+        if side in secrets and side not in solo:  # what `pbem reveal` adds: the step then needs nobody's secret but the adjudicator's
             reveals, mints = game.prepare_hidden(state, draft, secrets[side])
             clean = tuple(freeze({k: v for k, v in x.items() if not str(k).startswith("secret_")}) for x in items)
             draft = OrdersFile(state.game, side, state.step, state.hash(), clean, freeze(answers),
                                reveals=freeze(reveals), mints=tuple(freeze(m) for m in mints))
         files.append(draft)
-    adjudicator = [secrets[s] for s in secrets if s not in sides]  # the other side adjudicates with its secret
+    adjudicator = [secrets[s] for s in secrets if s not in sides or s in solo]  # the other side's, or the solitaire one's
     nxt = game.adjudicate(state, files, secrets=adjudicator).state
     again = game.adjudicate(state, files, secrets=adjudicator).state
     if again.hash() != nxt.hash():
@@ -102,7 +120,7 @@ def _step(state: GameState, bot: Any, secrets: dict[str, dict]) -> GameState:
 
     if GameState.from_dict(yaml.load(dump_yaml(nxt.to_dict()), Loader=yaml.CSafeLoader)).hash() != nxt.hash():
         raise AssertionError(f"step {state.step}: the state does not survive its YAML file")
-    game.verify(state, files, nxt.to_dict())
+    game.verify(state, files, nxt.to_dict(), secrets=[secrets[s] for s in sorted(solo)])  # others: no secret needed
     return nxt
 
 

@@ -42,3 +42,41 @@ def test_a_crash_is_reported_with_its_seed(monkeypatch):
     r = selfplay.play(selfplay.Game("codeword-barbarossa/june-1940", "bad"))
     assert not r["ok"] and "OrdersRejected" in r["error"] and r["step"] == 0
     assert r["reproduce"].endswith("--seed bad")
+
+
+@pytest.mark.parametrize("scenario, options", [("barbarossa-file/barbarossa-file-1941", ("soviet-choice",)),
+                                               ("russian-portfolio/russian-portfolio-1941", ())])
+def test_the_coatney_games_are_played_face_down_as_by_email(scenario, options):
+    """The Soviet sets up 48 counters face down and the Axis moves against them without his secret: the Axis bot's
+    orders pass its own check, and the Soviet adjudicates them with his secret (docs/hidden.md, I-34). In the
+    Barbarossa File the Soviet bot chooses the Historical order of battle (XVI.C ¶1), the one it sets up."""
+    first, _ = selfplay.start(selfplay.Game(scenario, "t2", options=options))
+    assert "soviet" in (first.hidden or {})
+    r = selfplay.play(selfplay.Game(scenario, "t2", options=options))
+    assert r["ok"], r
+    assert r["steps"] > 20 and r["level"]
+
+
+def test_a_soviet_bot_whose_letters_draw_another_order_of_battle_forfeits_by_the_rules():
+    """XVI.C.1.a: its historical set-up breaks the drawn scenario, which the rules turn into an Axis win."""
+    for seed in (f"f{i}" for i in range(10)):  # each draws one of the other three scenarios with odds 1/2
+        r = selfplay.play(selfplay.Game("barbarossa-file/barbarossa-file-1941", seed))
+        assert r["ok"], r
+        if r["steps"] < 10:
+            assert r["winner"] == "axis"
+            return
+    pytest.fail("no drawn scenario other than the ones a historical set-up fits, in ten games")
+
+
+def test_selfplay_takes_the_agreed_variants_and_names_them_in_what_reproduces_a_game():
+    run = CliRunner().invoke
+    r = run(main, ["selfplay", "barbarossa-fast/june-1941", "--games", "1", "--seed", "solo",
+                   "--option", "solitaire-soviet", "--json"])
+    assert r.exit_code == 0, r.output
+    line = json.loads(r.stdout.splitlines()[0])
+    assert line["ok"] and line["options"] == ["solitaire-soviet"] and line["winner"]
+    game = selfplay.Game("barbarossa-fast/june-1941", "solo", options=("solitaire-soviet",))
+    assert game.reproduce() == "pbem selfplay barbarossa-fast/june-1941 --games 1 --seed solo --option solitaire-soviet"
+    r = run(main, ["selfplay", "spi-barbarossa/barbarossa-1941", "--games", "3", "--option", "no-such-variant"])
+    assert r.exit_code == 2 and "unknown or unimplemented option 'no-such-variant'" in r.output
+    assert "{" not in r.stdout  # refused once, before any game

@@ -9,12 +9,19 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..core.game import ruleset_of
+from ..core.game import check, keyring, ruleset_of
 from ..core.state import GameState
+from . import pick
 
 
 def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None) -> list[dict]:
     rs = ruleset_of(state)
+    if state.phase == "letters":  # XVI.C.2.b: three letters A-F, then the open dice; the bot sets up only the
+        # Historical order of battle, so when the letters draw another it forfeits at the end of the first Axis
+        # movement (XVI.C.1.a), as a player would who ignored his letters. Choosing (XVI.C ¶1), it takes that one.
+        if "soviet-choice" in state.options:
+            return [{"letters": "commit", "secret_letters": ["1"] + [str(1 + pick(state, f"n-{i}", 6)) for i in (1, 2)]}]
+        return [{"letters": "commit", "secret_letters": ["ABCDEF"[pick(state, f"letter-{i}", 6)] for i in range(3)]}]
     if state.phase in ("date", "soviet-setup", "axis-setup"):
         return list(rs.template(state, side)["orders"])
     from ..rulesets.coatney import combat, movement, odds as oddsmod
@@ -28,7 +35,9 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None)
     out: list[dict] = []
     if state.extras.get("stop_allowed") and side == SOVIET and state.phase == "soviet-ops":
         return [{"end_game": True}]
-    step = Step(pos=pos, side=side, phase_label="bot", dice=None)
+    secrets = [secret] if secret else []
+    step = Step(pos=pos, side=side, phase_label="bot", dice=None, keys=keyring(state, [], secrets),
+                hiders=tuple(sorted(state.hidden or {})))  # the other side's face-down counters are passed over
     if side == SOVIET and state.phase == "soviet-ops":
         out += _builds(state, pos, step)
     reserve = int(state.phase.rsplit("-", 1)[1]) if "-reserve-" in state.phase else 0
@@ -77,18 +86,18 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None)
         out.append({"attack": pos.hex_id(h), "with": [u.id for u in near],
                     "advance": {u.id: [pos.hex_id(h)] for u in near if u.ct.size != "front"}})
     out.append({"end_turn": True})
-    return _legal(state, side, out)
+    return _legal(state, side, out, secrets)
 
 
-def _legal(state: GameState, side: str, items: list[dict]) -> list[dict]:
-    """Drop whatever the full check still refuses (an order can depend on the ones before it)."""
+def _legal(state: GameState, side: str, items: list[dict], secrets: list[Mapping[str, Any]]) -> list[dict]:
+    """Drop whatever the full check (`pbem check`, with the bot's own secret) still refuses: an order can depend
+    on the ones before it."""
     from ..core.frozen import freeze
     from ..core.orders import OrdersFile
 
-    rs = ruleset_of(state)
     for _ in range(6):
         draft = OrdersFile(state.game, side, state.step, state.hash(), tuple(freeze(x) for x in items))
-        bad = {v.order for v in rs.validate(state, [draft]) if v.order is not None}
+        bad = {v.order for v in check(state, [draft], secrets=secrets) if v.order is not None}
         if not bad:
             return items
         items = [x for i, x in enumerate(items) if i not in bad]

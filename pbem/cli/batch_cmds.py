@@ -47,16 +47,21 @@ def batch(source: str, workers: int | None, as_json: bool) -> int:
 @click.option("--jobs", "workers", type=int, default=None, help="worker processes (default: the number of cores)")
 @click.option("--seed", default="selfplay", show_default=True, help="game i is played with seed SEED-i")
 @click.option("--max-steps", type=int, default=400, show_default=True)
+@click.option("--option", "options", multiple=True, metavar="NAME",
+              help="start every game with this agreed variant, as `pbem new --option` (repeatable)")
 @json_option
 @run
-def selfplay(scenario: str, games: int, workers: int | None, seed: str, max_steps: int, as_json: bool) -> int:
+def selfplay(scenario: str, games: int, workers: int | None, seed: str, max_steps: int, options: tuple[str, ...],
+             as_json: bool) -> int:
     """Whole games bot against bot: one JSON line per game (winner, length, margin), a summary, and every
     crash or broken invariant with the seed that reproduces it (exit 1 if any)."""
     from .. import batch as b
     from .. import selfplay as sp
 
-    jobs = [sp.Game(scenario, seed if games == 1 and seed != "selfplay" else f"{seed}-{i}", max_steps)
-            for i in range(games)]
+    jobs = [sp.Game(scenario, seed if games == 1 and seed != "selfplay" else f"{seed}-{i}", max_steps,
+                    tuple(sorted(set(options)))) for i in range(games)]
+    if jobs:
+        sp.start(jobs[0])  # an unknown scenario or option is refused once (exit 2), not by every game
     progress = b.Progress(len(jobs), sys.stderr.isatty(), lambda s: (sys.stderr.write(s), sys.stderr.flush()))
 
     def emit(result: dict) -> None:

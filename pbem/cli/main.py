@@ -5,7 +5,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import click
 
@@ -91,7 +91,7 @@ def scenarios(as_json: bool) -> None:
     for p in builtin_scenarios():
         s = find_scenario(str(p))
         rows.append({"id": f"{p.parent.name}/{p.name[:-14]}", "ruleset": s.ruleset, "name": s.doc["name"],
-                     "options": sorted(k for k, v in s.doc.get("options", {}).items() if v.get("implemented"))})
+                     "options": sorted(k for k, v in s.doc.get("options", {}).items() if v.get("implemented", True))})
     width = max((len(r["id"]) for r in rows), default=0)
     text = "\n".join(f"{r['id']:<{width}}  {r['name']}" for r in rows) or "no scenarios found"
     _out(rows, as_json, text)
@@ -268,12 +268,30 @@ def check(state_file: str, orders_files: tuple[str, ...], secrets: tuple[str, ..
     """Check orders against the rules: no dice, nothing written."""
     state = game.load_state(state_file)
     orders = _load_all(orders_files)
-    violations = game.check(state, orders, secrets=_secrets(secrets, state, state_file))
-    if violations:
-        raise OrdersRejected(violations, where=", ".join(orders_files))
+    result = game.check_details(state, orders, secrets=_secrets(secrets, state, state_file))
+    note = _passed_over_note(result.passed_over)
+    if result.violations:
+        if note and not as_json:
+            click.echo(note, err=True)
+        raise OrdersRejected(result.violations, where=", ".join(orders_files))
     n = sum(len(o.orders) for o in orders)
-    _out({"ok": True, "orders": n}, as_json, f"ok: {n} orders are legal")
+    payload: dict[str, Any] = {"ok": True, "orders": n}
+    for side, tid in result.passed_over:
+        payload.setdefault("passed_over", {}).setdefault(side, []).append(tid)
+    _out(payload, as_json, f"ok: {n} orders are legal" + (f" as far as your side can see\n{note}" if note else ""))
     return 0
+
+
+def _passed_over_note(passed: Sequence[tuple[str, str]]) -> str:
+    """Why a check is only as good as what the checker can see: the other side's hidden tokens it went on without."""
+    lines = []
+    for side in sorted({s for s, _ in passed}):
+        tids = [t for s, t in passed if s == side]
+        shown = ", ".join(tids[:6]) + (f" and {len(tids) - 6} more" if len(tids) > 6 else "")
+        lines.append(f"note: this step turns up {len(tids)} hidden token(s) of {side} ({shown}), which only its "
+                     f"secret shows; the check went on without them, and what they turn out to be is judged when "
+                     f"the step is adjudicated with that secret")
+    return "\n".join(lines)
 
 
 def _secrets(paths: tuple[str, ...], state: Any = None, state_file: str = "") -> list[dict]:

@@ -7,7 +7,7 @@ rules to the ruleset. Nothing here reads a clock or a global random generator.
 from __future__ import annotations
 
 from contextvars import ContextVar
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
@@ -201,9 +201,26 @@ def step_dice(state: GameState, orders: Sequence[OrdersFile], secrets: Sequence[
     return Dice.for_step(state.game, state.step, state.hash(), orders_hash, reveals), after
 
 
+@dataclass(frozen=True)
+class CheckResult:
+    """What `check_details` found: the violations, and the hidden tokens of other sides the rules wanted to read
+    but the checker cannot (a face-down counter its move turns up): the check went on without them, and the
+    adjudication, which has them, decides what they change."""
+
+    violations: list[Violation]
+    passed_over: tuple[tuple[str, str], ...] = ()
+
+
 def check(state: GameState, orders: Sequence[OrdersFile], *,
           secrets: Sequence[Mapping[str, Any]] = ()) -> list[Violation]:
-    """Every violation in the orders; no dice are rolled and nothing is written.
+    """Every violation in the orders; no dice are rolled and nothing is written (`check_details` also says
+    which hidden tokens of other sides the check had to pass over)."""
+    return check_details(state, orders, secrets=secrets).violations
+
+
+def check_details(state: GameState, orders: Sequence[OrdersFile], *,
+                  secrets: Sequence[Mapping[str, Any]] = ()) -> CheckResult:
+    """`check`, with the tokens it passed over.
 
     A hiding side checking its own orders may need its secret: the rules can depend on its tokens. In a
     simultaneous step one side's orders are checked alone (rulesets check each side's orders on their own).
@@ -213,7 +230,9 @@ def check(state: GameState, orders: Sequence[OrdersFile], *,
     try:
         keys = keyring(state, orders, secrets)
         rs = ruleset_of(state)
-        return rs.validate(state, orders) if keys is None else rs.validate(state, orders, keys=keys)
+        if keys is None:
+            return CheckResult(rs.validate(state, orders))
+        return CheckResult(rs.validate(state, orders, keys=keys), tuple(keys.passed_over))
     finally:
         _CHECKED.reset(token)
 

@@ -235,6 +235,7 @@ class Keyring:
             if side in self._reg:  # a secret of a side that hides nothing is only a dice secret
                 _check_key(self._reg[side], seed, side)
                 self._seeds[side] = seed
+        self.passed_over: list[tuple[str, str]] = []  # (side, token) a check could not read (`pass_over`)
         self._reveals: dict[str, dict[str, dict]] = {}
         for side, given in reveals.items():
             if not given:
@@ -251,6 +252,18 @@ class Keyring:
             self._reveals[side] = {t: {"identity": o["identity"], "salt": o["salt"]} for t, o in given.items()}
 
     # --- reading ---
+    def can_read(self, side: str, tid: str) -> bool:
+        """Whether the token's identity is at hand: already opened, revealed in the orders, readable with the
+        owner's secret, or recorded in the claimed next state. A check by another side may not have it."""
+        self._token(side, tid)
+        return (tid in self._reg[side]["opened"] or tid in self._reveals.get(side, {}) or side in self._seeds
+                or tid in ((self._recorded.get(side) or {}).get("opened") or {}))
+
+    def pass_over(self, side: str, tid: str) -> None:
+        """Record a token a check could not read and went on without (`game.check_details` lists them)."""
+        if (side, tid) not in self.passed_over:
+            self.passed_over.append((side, tid))
+
     def knows(self, side: str) -> bool:
         """The owner's secret is available: every token of the side can be read."""
         return side in self._seeds

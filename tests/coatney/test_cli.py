@@ -49,3 +49,20 @@ def test_a_step_from_the_command_line(tmp_path: Path, scen):
 def test_scenarios_lists_both_coatney_games():
     out = run("scenarios").output
     assert "barbarossa-file/barbarossa-file-1941" in out and "russian-portfolio/russian-portfolio-1941" in out
+
+
+def test_scenarios_lists_the_options_each_coatney_game_accepts():
+    """`pbem scenarios --json` lists exactly the options `pbem new --option` accepts (their scenario files mark
+    none as unimplemented), so a club can pick its variants from it."""
+    import json
+
+    rows = {r["id"]: r for r in json.loads(run("scenarios", "--json").output)}
+    for scen in ("barbarossa-file/barbarossa-file-1941", "russian-portfolio/russian-portfolio-1941"):
+        listed = rows[scen]["options"]
+        assert {"mandatory-advance", "siberian-gamble", "axis-setup-local", "axis-setup-strategic"} <= set(listed)
+        assert ("advanced-map" in listed) == scen.startswith("barbarossa-file")  # the File's map only (X.A)
+        for opt in listed:
+            if opt != "soviet-choice":  # needs the Soviet's hidden key as well
+                game.new_game(scen, game_id="g", seed="s", options=[opt])
+        with pytest.raises(Exception, match="unknown or unimplemented option"):
+            game.new_game(scen, game_id="g", seed="s", options=["no-such-variant"])

@@ -89,13 +89,22 @@ def test_face_down_counters_turn_up_in_the_first_axis_movement():
     step, adjudicated by the Soviet with his secret, verifies without it."""
     st = to_first_axis_ops()  # the Soviet chose the Historical order of battle: his set-up is legal
     tokens = [u for u in st.units if u.flags.get("token") and u.status == "active"]
-    assert len(tokens) == 48 and not any(u.status == "active" for u in st.units if u.id == "su-a10")
+    turned = [e for e in st.log["events"] if e["kind"] == "exposed"]  # by the Axis set-up step, as soon as adjacent
+    axis_hexes = {u.location for u in st.units if u.side == "axis" and u.status == "active"}
+    assert len(tokens) + len(turned) == 48 and turned and len(tokens) > 20
+    assert all(any(n in axis_hexes for n in _neighbours(st, e["data"]["hex"])) for e in turned)
+    assert not any(_neighbours(st, u.location) & axis_hexes for u in tokens)  # the rest touch no Axis unit
     nxt, o = run(st, "axis", [{"end_turn": True}], theirs=SOVIET)
     assert not [u for u in nxt.units if u.flags.get("token") and u.status == "active"] and not nxt.over
     assert nxt.unit("su-a10").status == "active" and nxt.extras["scenario"]["oob"] == "historical"
-    dummies = [e for e in nxt.log["events"] if e["kind"] == "exposed" and "dummy" in e["text"]]
+    dummies = [e for e in list(st.log["events"]) + list(nxt.log["events"]) if e["kind"] == "exposed" and "dummy" in e["text"]]
     assert len(dummies) == 5
     game.verify(st, [o], nxt.to_dict())  # no secret needed: the openings are in the next state
+
+
+def _neighbours(st, hex_id):
+    board = game.ruleset_of(st).data(st).board
+    return {board.ids[n] for n in board.neighbours(board.index(hex_id))}
 
 
 def test_a_tampered_opening_fails_verification():

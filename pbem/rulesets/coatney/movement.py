@@ -80,6 +80,7 @@ class MovementPhase:
         self.step, self.pos, self.side = step, step.pos, step.side
         self.reserve, self.phase = reserve, phase
         self.entered: dict[int, Order] = {}
+        self.seen_ezoc = set(zoc_owners(self.pos, enemy(self.side)))  # as the mover saw them: `walk`, I-34
 
     def start(self) -> None:
         """XIV.D-E: fuel and operational-movement supply are traced at the start of the movement phase."""
@@ -148,8 +149,8 @@ class MovementPhase:
         start = group[0].loc
         assert start is not None
         walked = self.walk(o, group, start, path)
-        if walked is None:
-            return
+        if not walked:
+            return  # refused, or (I-34) cut back to where it started
         path = walked
         cost = self.cost(group, start, path)
         ezoc = zoc_owners(pos, enemy(self.side))
@@ -184,7 +185,8 @@ class MovementPhase:
     def walk(self, o: Order, group: list[PUnit], start: int, path: list[int]) -> list[int] | None:
         """XI.A.4, XI.B.1, X.A, X.D.2: a path of adjacent, enterable hexes, stopping at the first EZOC. On the
         first Axis movement face-down counters next to a hex entered turn up (I-34); a unit whose ZOC then
-        stops the mover cuts the path there (not a violation: the Axis could not know)."""
+        stops the mover, in this move or in an earlier one, cuts the path there (not a violation: the Axis
+        could not know when he wrote his orders)."""
         st, pos = self.step, self.pos
         ezoc = zoc_owners(pos, enemy(self.side))
         hidden = self.side == "axis" and bool(pos.extras.get("facedown"))
@@ -217,6 +219,9 @@ class MovementPhase:
                             unit=group[0].id, place=b)
                     return None
             if a != start and a in ezoc:
+                if hidden and a not in self.seen_ezoc:
+                    return self.cut(group, path, i, f"a Soviet unit that turned up in this movement has its zone of "
+                                    f"control at {pos.label(a)}")
                 st.fail(o, "MOVE_THROUGH_EZOC", "XI.B.1", f"{pos.label(a)} is in an enemy zone of control: the move "
                         "must stop there", unit=group[0].id, place=a)
                 return None
@@ -229,11 +234,23 @@ class MovementPhase:
                 if secrets.expose_near(st, [b]):
                     ezoc = zoc_owners(pos, enemy(self.side))
                     if b in ezoc and i < len(path) - 1:
-                        st.event("exposed", f"{'+'.join(u.id for u in group)} stop at {pos.label(b)}: a Soviet unit "
-                                 "turned up next to it (XI.B.1, I-34)", hex=pos.hex_id(b))
-                        return path[: i + 1]
+                        return self.cut(group, path, i + 1, f"a Soviet unit turned up next to {pos.label(b)}")
             a = b
         return path
+
+    def cut(self, group: list[PUnit], path: list[int], upto: int, why: str) -> list[int]:
+        """I-34: a move the Axis could not plan is cut short, not refused: it ends on the last hex of its first
+        `upto` where the group fits XII's stacking limits (the Axis did not plan a stop there either), or it
+        is not made at all when no such hex is left."""
+        pos, names = self.pos, "+".join(u.id for u in group)
+        for k in range(upto, 0, -1):
+            h = path[k - 1]
+            if stacking.problem_for(pos, h, pos.stack(h, self.side) + group) is None:
+                self.step.event("exposed", f"{names} stop at {pos.label(h)}: {why} (XI.B.1, I-34)", hex=pos.hex_id(h))
+                return path[:k]
+        self.step.event("exposed", f"{names} stay at {pos.label(group[0].loc)}: {why}, and no hex before it on the "
+                        "path has room for them (XI.B.1, XII, I-34)", hex=pos.hex_id(group[0].loc))
+        return []
 
     def nations_ok(self, o: Order, u: PUnit, b: int) -> bool:
         """X.D.2: the Hungarian unit never enters Rumania; Hungarians and Rumanians never share a hex."""

@@ -272,6 +272,8 @@ class CoatneyRuleset(Ruleset):
                    dispersed=gone)
         if side == SOVIET:
             return "axis-setup"
+        if pos.extras.get("facedown"):  # XVI.B.5, I-34: counters next to Axis units turn up now, before he moves
+            secrets.expose_near(step, sorted({u.loc for u in pos.active_units(AXIS)}))
         turn.start_game_turn(step, 1, {})
         return "axis-ops"
 

@@ -46,11 +46,18 @@ def hiding(pos: Position) -> bool:
     return bool(pos.extras.get("facedown") is not None or pos.extras.get("secret"))
 
 
-def _expose(step: Step, side: str, tid: str, case: str) -> str:
-    """keys.expose with the rule case in any mismatch (a forged or tampered opening)."""
+def _expose(step: Step, side: str, tid: str, case: str) -> str | None:
+    """keys.expose with the rule case in any mismatch (a forged or tampered opening).
+
+    None only when checking another side's token that is not at hand (the Axis checking a move next to a
+    face-down counter):
+    the counter stays as it is, the check goes on with what its side can see, and `pbem check` names it."""
     keys = step.keys
     if keys is None:
         raise MismatchError(f"{tid} of {side} must be exposed here ({step.cite(case)}), but the game hides nothing")
+    if step.checking and side != step.side and not keys.can_read(side, tid):  # one's own: give the secret
+        keys.pass_over(side, tid)
+        return None
     try:
         return keys.expose(side, tid)
     except MismatchError as exc:
@@ -104,6 +111,8 @@ def open_letter(step: Step, which: str) -> int | None:
     if not sec or which in sec.get("open", {}):
         return (sec or {}).get("open", {}).get(which)
     identity = _expose(step, SOVIET, sec["tokens"][which], RULE[which])
+    if identity is None:
+        return None  # an Axis check: the letter stays closed, and what it decides is left to the adjudication
     kind, _, letter = identity.partition(":")
     if kind != which or letter not in LETTERS:
         raise MismatchError(f"the {which} token opens to {identity!r}, not a letter ({step.cite(RULE[which])})")
@@ -201,6 +210,8 @@ def expose(step: Step, tid: str) -> PUnit | None:
         return None
     h = holder.loc
     identity = _expose(step, SOVIET, tid, "XVI.B.5")
+    if identity is None:
+        return None  # an Axis check: the counter stays face down
     pos.remove(holder, "withdrawn")
     pos.extras["facedown"] = [t for t in pos.extras.get("facedown") or [] if t != tid]
     if identity in ("dummy", "?") or identity.startswith("dummy"):
@@ -239,6 +250,8 @@ def expose_all(step: Step) -> None:
     pos = step.pos
     for tid in sorted(pos.extras.get("facedown") or []):
         expose(step, tid)
+    if step.checking and step.keys is not None and step.keys.passed_over:
+        return  # an Axis check: the set-up is judged when the Soviet's adjudication turns every counter up
     pos.extras.pop("facedown", None)
     if pos.extras.get("secret"):
         open_letter(step, "oob")
@@ -303,6 +316,8 @@ def siberian_number(step: Step, answers: Mapping[str, Mapping[str, Any]], keys: 
             except MismatchError:
                 return None  # the Soviet's own preview (pbem reveal): only the Axis can open his number
         identity = _expose(step, AXIS, tid, "IX.B.3")
+        if identity is None:
+            return None  # a Soviet check: only the Axis's secret or his reveal opens his number
         kind, _, n = identity.partition(":")
         if kind != "japan" or n not in "123456" or not n:
             raise MismatchError(f"the Axis's token {tid} opens to {identity!r}, not a number ({step.cite('IX.B.3')})")

@@ -112,8 +112,6 @@ def operations(step: Step, items: Sequence[Order], answers: Mapping[str, Mapping
     step.phase_label = f"{pos.date} {side_name(side)} " + ("Initial Operations movement" if not reserve
                                                            else f"Reserve Phase {reserve} movement")
     mv = movement.MovementPhase(step, reserve, phase)
-    if first_axis:
-        secrets.expose_near(step, sorted({u.loc for u in pos.active_units(AXIS)}))  # I-34
     mv.start()
     mv.run([o for o in items if isinstance(o, (Move, Paradrop))])
     if first_axis:
