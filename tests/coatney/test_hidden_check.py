@@ -5,6 +5,7 @@ of is cut short, back to a hex with room for it (XII), and the step verifies wit
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 import yaml
@@ -85,3 +86,77 @@ def test_a_soviet_check_of_his_own_step_still_asks_for_his_secret():
     with pytest.raises(MismatchError, match="must be exposed here"):
         game.check_details(st, [bare])
     assert game.check_details(st, [bare], secrets=[SOVIET]) == game.CheckResult([])
+
+
+def blind_attacks(st, limit=40):
+    """Orders an Axis player could write against the face-down counters: one unit moves one or two empty hexes to
+    a hex next to a counter and attacks it. Those his own check (without the secret) accepts, as (counter, orders):
+    the first of each counter's approaches, then of each approach hex."""
+    board = game.ruleset_of(st).data(st).board
+    occupied = {u.location for u in st.units if u.status == "active"}
+    axis = sorted((u for u in st.units if u.side == "axis" and u.status == "active"), key=lambda u: u.id)
+    out = []
+    for c in sorted((u for u in st.units if u.flags.get("token") and u.status == "active"), key=lambda u: u.id):
+        for n in sorted(board.neighbours(board.index(c.location))):
+            paths = [[n]] + [[p, n] for p in sorted(board.neighbours(n))]
+            for path in (q for q in paths if not {board.ids[h] for h in q} & occupied):
+                movers = [a for a in axis if path[0] in board.neighbours(board.index(a.location))]
+                orders = [send(st, "axis", [{"move": m.id, "path": [board.ids[h] for h in path]},
+                                            {"attack": c.location, "with": [m.id]}, {"end_turn": True}]) for m in movers]
+                accepted = [o for o in orders if not game.check_details(st, [o]).violations]
+                if accepted:
+                    out.append((c, accepted[0]))
+                    break
+        if len(out) >= limit:
+            break
+    return out
+
+
+def test_no_order_the_axis_check_accepts_is_refused_for_what_the_counters_turn_out_to_be():
+    """I-74: attacks written against face-down counters are fought when the counter is a unit, and are "not made"
+    when it is a dummy or when the move to it was cut short; the orders are never refused, and every step verifies
+    without the secret."""
+    st = to_first_axis_ops(RP)
+    keys = game.keyring(st, [], [SOVIET])
+    cases = blind_attacks(st)
+    kinds = {"dummy" if keys.peek("soviet", c.id).startswith("dummy") else "unit" for c, _ in cases}
+    assert len(cases) >= 5 and kinds == {"dummy", "unit"}
+    texts = []
+    for _, o in cases:
+        nxt = game.adjudicate(st, [o], secrets=[SOVIET]).state  # never OrdersRejected
+        texts += [e["text"] for e in nxt.log["events"] if e["kind"] in ("not-made", "combat")]
+        game.verify(st, [o], nxt.to_dict())
+    assert any("is not made: the counter there was a dummy" in t for t in texts)
+    assert any("is not made:" in t and "cut short (I-74)" in t for t in texts)
+    assert any(re.match(r"attack \d+: ", t) for t in texts)  # and the others are fought
+
+
+def test_an_attack_on_a_face_down_counter_is_still_checked_for_what_the_axis_can_see():
+    """XIII.A.4: the attacker must be next to the hex, face down or not; only the defence is left unknown."""
+    st = to_first_axis_ops(RP)
+    board = game.ruleset_of(st).data(st).board
+    c = min((u for u in st.units if u.flags.get("token") and u.status == "active"), key=lambda u: u.id)
+    far = min((u for u in st.units if u.side == "axis" and u.status == "active"
+               and board.index(c.location) not in board.neighbours(board.index(u.location))), key=lambda u: u.id)
+    o = send(st, "axis", [{"attack": c.location, "with": [far.id]}, {"end_turn": True}])
+    assert [v.code for v in game.check_details(st, [o]).violations] == ["ATTACK_NOT_ADJACENT"]
+
+
+def test_an_attack_the_turned_up_counters_put_below_1_6_is_not_made(monkeypatch):
+    """XIII.C.4 refuses an attack below 1:6; when the defence was face down as the Axis wrote it, he could not know,
+    so it is not made. (No counter of the historical set-ups is strong enough against a lone attacker that can
+    reach it, so the odds are forced down here.)"""
+    from types import SimpleNamespace
+
+    from pbem.rulesets.coatney.combat import AttackPhase
+
+    st = to_first_axis_ops(RP)
+    keys = game.keyring(st, [], [SOVIET])
+    c, o = next((c, o) for c, o in blind_attacks(st) if not keys.peek("soviet", c.id).startswith("dummy"))
+    real = AttackPhase.odds
+    monkeypatch.setattr(AttackPhase, "odds", lambda self, b: SimpleNamespace(final=-1, attack=1, defense=9) if
+                        not self.step.checking else real(self, b))
+    nxt = game.adjudicate(st, [o], secrets=[SOVIET]).state  # not refused
+    texts = [e["text"] for e in nxt.log["events"] if e["kind"] == "not-made"]
+    assert texts == ["order 2 (an attack) is not made: the counters that turned up make its odds 1:9, below 1:6 "
+                     "(XIII.C.4, I-74)"]

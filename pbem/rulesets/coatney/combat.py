@@ -64,6 +64,20 @@ class AttackPhase:
         self.arrived: dict[int, list[str]] = {}  # hex -> units retreated into it, in order (I-32)
 
     # --- declaration ---------------------------------------------------------------------------
+    def declare_after_cuts(self, o: Attack) -> Battle | None:
+        """I-74: an attack by units whose move a turned-up counter cut short was written for where they were to
+        be. What that makes illegal (not adjacent any more, say) means the attack is not made, not refused."""
+        st = self.step
+        with st.trial() as problems:
+            b = self.declare(o)
+        if not problems:
+            return b
+        for u in o.units:
+            self.committed.pop(u, None)
+        st.event("not-made", f"order {o.index + 1} (an attack) is not made: {problems[0].message}, after a move that a Soviet "
+                 "counter turned up in front of was cut short (I-74)", order=o.index)
+        return None
+
     def declare(self, o: Attack, parent: Battle | None = None) -> Battle | None:
         st, pos = self.step, self.pos
         targets = st.hexes(o, o.targets)
@@ -76,8 +90,15 @@ class AttackPhase:
             ok = self.can_attack(o, u, parent) and ok
         if not ok:
             return None
+        unseen = parent is None and bool(st.facedown_hexes.intersection(targets))  # I-74: written blind
         for t in targets:
             if not [d for d in pos.stack(t, enemy(self.side)) if d.ct.cls != "dummy"] and parent is None:
+                if t in st.facedown_hexes and st.checking:
+                    continue  # a face-down counter the checker cannot read: the adjudication judges it
+                if t in st.facedown_hexes:
+                    st.event("not-made", f"order {o.index + 1} (attack on {pos.label(t)}) is not made: the counter "
+                             "there was a dummy (XVI.B.5, I-74)", order=o.index, hex=pos.hex_id(t))
+                    return None
                 st.fail(o, "ATTACK_NO_TARGET", "XIII.A.2", f"{pos.label(t)} holds no enemy unit", place=t)
                 return None
         for u in attackers:
@@ -125,7 +146,15 @@ class AttackPhase:
                             "this phase", unit=u.id)
                     return None
                 self.committed[u.id] = o.index
+            if unseen and st.checking:
+                return battle  # the defence is not known to the checker (I-74)
             odds = self.odds(battle)
+            if odds.final < 0 and unseen:
+                for u in attackers:
+                    self.committed.pop(u.id, None)
+                st.event("not-made", f"order {o.index + 1} (an attack) is not made: the counters that turned up make its odds "
+                         f"{odds.attack}:{odds.defense}, below 1:6 (XIII.C.4, I-74)", order=o.index)
+                return None
             if odds.final < 0:
                 st.fail(o, "ATTACK_BELOW_1_6", "XIII.C.4", f"final odds {odds.attack}:{odds.defense} "
                         f"{self.shift_text(odds)}are below 1:6", place=targets[0],
@@ -216,7 +245,7 @@ class AttackPhase:
         for o in orders:
             if o.index in st.drop:
                 continue
-            b = self.declare(o)
+            b = self.declare_after_cuts(o) if st.cut_units.intersection(o.units) else self.declare(o)
             if b is not None:
                 self.battles.append(b)
         for b in self.battles:

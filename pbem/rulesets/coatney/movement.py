@@ -243,6 +243,7 @@ class MovementPhase:
         `upto` where the group fits XII's stacking limits (the Axis did not plan a stop there either), or it
         is not made at all when no such hex is left."""
         pos, names = self.pos, "+".join(u.id for u in group)
+        self.step.cut_units.update(u.id for u in group)
         for k in range(upto, 0, -1):
             h = path[k - 1]
             if stacking.problem_for(pos, h, pos.stack(h, self.side) + group) is None:

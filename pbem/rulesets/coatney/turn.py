@@ -96,6 +96,8 @@ def operations(step: Step, items: Sequence[Order], answers: Mapping[str, Mapping
         if isinstance(o, Commit) and o.what == "siberian":
             secrets.commit_number(step, o)
     first_axis = side == AXIS and reserve == 0 and pos.turn == 1 and pos.extras.get("facedown") is not None
+    if first_axis:  # what the Axis saw face down when he wrote these orders (I-74)
+        step.facedown_hexes = {pos.units[t].loc for t in pos.extras["facedown"] if pos.units[t].active}
     if first_axis and pos.extras.get("secret"):
         secrets.open_letter(step, "oob")  # I-37: it opens in this step, before the activation it decides
     rr = [o for o in items if type(o).__name__ in STRATEGIC_VERBS]
