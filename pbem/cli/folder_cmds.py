@@ -13,8 +13,9 @@ from .main import _out, _secrets, awaited, json_option, main, pairs, run
 def _now(at: str | None) -> float:
     """The time a deadline is judged at: `--now` when given (a club's script pins it), else the system clock.
 
-    This is the only clock pbem reads, for how long a step has waited (status, and the referee's deadline
-    policy). Adjudication never sees it; the record of an applied policy holds no time."""
+    Besides an email's Date header (`pbem mail`, unless --date), this is the only clock pbem reads: how long a
+    step has waited (status, and the referee's deadline policy). Adjudication never sees it, the record of an
+    applied policy holds no time, and tests/test_purity.py adjudicates every example with the clock removed."""
     if at is None:
         import time
 
