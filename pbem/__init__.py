@@ -38,5 +38,6 @@ def render_report(state: GameState, fmt: str = "text") -> str:
 
 
 __all__ = ["GameState", "OrdersFile", "Outcome", "Event", "Violation", "load_state", "load_orders", "load_secret",
-           "new_game", "check", "check_details", "CheckResult", "adjudicate", "verify", "save_state", "render_report", "PbemError", "InputError",
+           "new_game", "check", "check_details", "CheckResult", "adjudicate", "verify", "save_state", "render_report",
+           "PbemError", "InputError",
            "SchemaError", "MismatchError", "UsageError", "OrdersRejected", "VerificationFailed", "__version__"]

@@ -94,19 +94,19 @@ def _margin(res: dict) -> int | None:
 def _step(state: GameState, bot: Any, secrets: dict[str, dict]) -> GameState:
     rs = game.ruleset_of(state)
     sides = rs.submitters(state)
-    solo = {s for s in secrets if f"solitaire-{s}" in state.options}  # the tool plays it, with its secret (`--solitaire`)
+    solo = {s for s in secrets if f"solitaire-{s}" in state.options}  # the tool plays it with its secret (--solitaire)
     files = []
     for side in sides:
         items = [] if side in solo else bot(state, side, secrets.get(side))
         answers = rs.template(state, side).get("answers") or {}
         draft = OrdersFile(state.game, side, state.step, state.hash(), tuple(freeze(x) for x in items), freeze(answers))
-        if side in secrets and side not in solo:  # what `pbem reveal` adds: the step then needs nobody's secret but the adjudicator's
+        if side in secrets and side not in solo:  # what `pbem reveal` adds; then only the adjudicator needs a secret
             reveals, mints = game.prepare_hidden(state, draft, secrets[side])
             clean = tuple(freeze({k: v for k, v in x.items() if not str(k).startswith("secret_")}) for x in items)
             draft = OrdersFile(state.game, side, state.step, state.hash(), clean, freeze(answers),
                                reveals=freeze(reveals), mints=tuple(freeze(m) for m in mints))
         files.append(draft)
-    adjudicator = [secrets[s] for s in secrets if s not in sides or s in solo]  # the other side's, or the solitaire one's
+    adjudicator = [secrets[s] for s in secrets if s not in sides or s in solo]  # the other side's, or the solitaire's
     nxt = game.adjudicate(state, files, secrets=adjudicator).state
     again = game.adjudicate(state, files, secrets=adjudicator).state
     if again.hash() != nxt.hash():

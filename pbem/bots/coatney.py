@@ -20,7 +20,8 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None)
         # Historical order of battle, so when the letters draw another it forfeits at the end of the first Axis
         # movement (XVI.C.1.a), as a player would who ignored his letters. Choosing (XVI.C ¶1), it takes that one.
         if "soviet-choice" in state.options:
-            return [{"letters": "commit", "secret_letters": ["1"] + [str(1 + pick(state, f"n-{i}", 6)) for i in (1, 2)]}]
+            numbers = ["1"] + [str(1 + pick(state, f"n-{i}", 6)) for i in (1, 2)]
+            return [{"letters": "commit", "secret_letters": numbers}]
         return [{"letters": "commit", "secret_letters": ["ABCDEF"[pick(state, f"letter-{i}", 6)] for i in range(3)]}]
     if state.phase in ("date", "soviet-setup", "axis-setup"):
         return list(rs.template(state, side)["orders"])

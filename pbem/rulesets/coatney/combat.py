@@ -72,11 +72,15 @@ class AttackPhase:
             b = self.declare(o)
         if not problems:
             return b
-        for u in o.units:
-            self.committed.pop(u, None)
-        st.event("not-made", f"order {o.index + 1} (an attack) is not made: {problems[0].message}, after a move that a Soviet "
-                 "counter turned up in front of was cut short (I-74)", order=o.index)
+        self.release(o.units)
+        st.event("not-made", f"order {o.index + 1} (an attack) is not made: {problems[0].message}, after a move that "
+                 "a Soviet counter turned up in front of was cut short (I-74)", order=o.index)
         return None
+
+    def release(self, units: Sequence[str]) -> None:
+        """Attackers of an attack that is not made are free for the orders after it."""
+        for uid in units:
+            self.committed.pop(uid, None)
 
     def declare(self, o: Attack, parent: Battle | None = None) -> Battle | None:
         st, pos = self.step, self.pos
@@ -150,10 +154,9 @@ class AttackPhase:
                 return battle  # the defence is not known to the checker (I-74)
             odds = self.odds(battle)
             if odds.final < 0 and unseen:
-                for u in attackers:
-                    self.committed.pop(u.id, None)
-                st.event("not-made", f"order {o.index + 1} (an attack) is not made: the counters that turned up make its odds "
-                         f"{odds.attack}:{odds.defense}, below 1:6 (XIII.C.4, I-74)", order=o.index)
+                self.release(o.units)
+                st.event("not-made", f"order {o.index + 1} (an attack) is not made: the counters that turned up make "
+                         f"its odds {odds.attack}:{odds.defense}, below 1:6 (XIII.C.4, I-74)", order=o.index)
                 return None
             if odds.final < 0:
                 st.fail(o, "ATTACK_BELOW_1_6", "XIII.C.4", f"final odds {odds.attack}:{odds.defense} "

@@ -22,8 +22,10 @@ class Step(StepLog):
     keys: Any = None  # the hidden tokens (pbem/core/hidden.py Keyring), when the game hides something
     hiders: tuple[str, ...] = ()  # the sides with a hidden register
     dispersed_now: set[str] = field(default_factory=set)  # units Dispersed during this step (VII.B, I-2)
-    facedown_hexes: set[int] = field(default_factory=set)  # hexes with a face-down counter when the orders were written (I-74)
-    cut_units: set[str] = field(default_factory=set)  # units whose move a counter turned up in front of cut short (I-74)
+    # I-74: hexes with a face-down counter when the orders were written, and units whose move a counter that
+    # turned up cut short
+    facedown_hexes: set[int] = field(default_factory=set)
+    cut_units: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.cite = self.pos.params.cite

@@ -80,7 +80,9 @@ class MovementPhase:
         self.step, self.pos, self.side = step, step.pos, step.side
         self.reserve, self.phase = reserve, phase
         self.entered: dict[int, Order] = {}
-        self.seen_ezoc = set(zoc_owners(self.pos, enemy(self.side)))  # as the mover saw them: `walk`, I-34
+        # The enemy ZOCs as the mover saw them when he wrote his orders, where counters may turn up (`walk`, I-34)
+        blind = self.side == AXIS and bool(self.pos.extras.get("facedown"))
+        self.seen_ezoc = set(zoc_owners(self.pos, enemy(self.side))) if blind else set()
 
     def start(self) -> None:
         """XIV.D-E: fuel and operational-movement supply are traced at the start of the movement phase."""

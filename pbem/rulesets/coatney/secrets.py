@@ -50,8 +50,8 @@ def _expose(step: Step, side: str, tid: str, case: str) -> str | None:
     """keys.expose with the rule case in any mismatch (a forged or tampered opening).
 
     None only when checking another side's token that is not at hand (the Axis checking a move next to a
-    face-down counter):
-    the counter stays as it is, the check goes on with what its side can see, and `pbem check` names it."""
+    face-down counter): the counter stays as it is, the check goes on with what its side can see, and
+    `pbem check` names it (I-74)."""
     keys = step.keys
     if keys is None:
         raise MismatchError(f"{tid} of {side} must be exposed here ({step.cite(case)}), but the game hides nothing")
