@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo demo-fast demo-codeword test bench venv clean setup compile
+.PHONY: demo demo-fast demo-codeword test bench venv clean setup compile sysdeps
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,7 +28,11 @@ demo-fast: compile
 demo-codeword: compile
 	@PATH=$(CURDIR)/$(VENV)/bin:$$PATH bash examples/codeword-barbarossa/run.sh $(VENV)/bin/pbem
 
-test: $(STAMP)
+# System packages some tests drive for real (a browser, a mail server): tests/sysdeps.sh lists them.
+sysdeps:
+	@bash tests/sysdeps.sh
+
+test: $(STAMP) sysdeps
 	$(PY) -m ruff check --quiet pbem tests bench --select F,E9,B --ignore B905,B008,B023
 	$(PY) -m pytest -q
 
