@@ -35,7 +35,7 @@ def opening():
     state, out = _new("b1"), []
     for _ in range(5):
         items = spi.orders(state, state.awaiting.side, None)
-        nxt = selfplay._step(state, spi.orders, {})
+        nxt = selfplay._step(state, lambda side: "2", {})
         out.append((state, items, nxt))
         state = nxt
     return out
@@ -110,10 +110,10 @@ def test_the_spi_bot_rails_supply_units_toward_the_front(opening):
 
 
 def test_the_defender_answers_the_decision_the_bots_attacks_ask_for():
-    state = selfplay._step(_new("b2", ("ask-decisions",)), spi.orders, {})
+    state = selfplay._step(_new("b2", ("ask-decisions",)), lambda side: "2", {})
     assert state.phase == "decision" and state.awaiting.side == "soviet"
     assert spi.orders(state, "soviet", None) == []
-    nxt = selfplay._step(state, spi.orders, {})
+    nxt = selfplay._step(state, lambda side: "2", {})
     assert nxt.phase == "second-movement" and nxt.awaiting.side == "axis"
     combats = _combats(nxt)
     assert combats and all(c["crt_reason"].startswith("default") for c in combats)
@@ -127,7 +127,7 @@ from pbem.core import game
 from pbem.core.loading import dump_yaml
 state, combats = game.new_game({SCENARIO!r}, game_id="bots-b3", seed="b3", setup="historical"), 0
 for _ in range(3):
-    state = selfplay._step(state, spi.orders, {{}})
+    state = selfplay._step(state, lambda side: "2", {{}})
     combats += sum(1 for e in state.log["events"] if e["kind"] == "combat")
 print(json.dumps([hashlib.sha256(dump_yaml(state.to_dict()).encode()).hexdigest(), combats]))
 """

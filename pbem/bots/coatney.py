@@ -14,7 +14,7 @@ from ..core.state import GameState
 from . import pick
 
 
-def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None) -> list[dict]:
+def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None, level: str = "2") -> list[dict]:
     rs = ruleset_of(state)
     if state.phase == "letters":  # XVI.C.2.b: three letters A-F, then the open dice; the bot sets up only the
         # Historical order of battle, so when the letters draw another it forfeits at the end of the first Axis

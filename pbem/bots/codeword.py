@@ -133,6 +133,6 @@ def orders_for(state: GameState, side: str, eager: bool = False, strategy_change
     return []
 
 
-def orders(state: GameState, side: str, secret: Mapping[str, Any] | None) -> list[dict]:
+def orders(state: GameState, side: str, secret: Mapping[str, Any] | None, level: str = "2") -> list[dict]:
     """The bot: a calm player (it holds back from the Borderlands and plays crisis-lowering cards first)."""
     return orders_for(state, side, eager=False, seed=secret["seed"] if secret else None)

@@ -13,7 +13,7 @@ from ..core.state import GameState
 from ..rulesets.barbarossa_fast.data import GERMAN, SOVIET, load
 
 
-def orders(state: GameState, side: str, secret: Mapping[str, Any] | None) -> list[dict]:
+def orders(state: GameState, side: str, secret: Mapping[str, Any] | None, level: str = "2") -> list[dict]:
     data = load(find_scenario(state.scenario.path or state.scenario.id))
     if side == SOVIET:
         from ..rulesets.barbarossa_fast.solitaire import bot_orders

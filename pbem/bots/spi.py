@@ -41,7 +41,7 @@ GAMBLE_ODDS = Fraction(1)  # a gamble is never worse than 1-1
 GAMBLE_SKIP = 2  # the keyed hash picks among the gambles and this many "no gamble" outcomes
 
 
-def orders(state: GameState, side: str, secret: Mapping[str, Any] | None) -> list[dict]:
+def orders(state: GameState, side: str, secret: Mapping[str, Any] | None, level: str = "2") -> list[dict]:
     rs = game.ruleset_of(state)
     base = rs.template(state, side)
     if state.phase not in ("movement-combat", "second-movement"):

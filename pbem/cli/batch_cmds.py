@@ -49,17 +49,24 @@ def batch(source: str, workers: int | None, as_json: bool) -> int:
 @click.option("--max-steps", type=int, default=400, show_default=True)
 @click.option("--option", "options", multiple=True, metavar="NAME",
               help="start every game with this agreed variant, as `pbem new --option` (repeatable)")
+@click.option("--level", "levels", multiple=True, metavar="LEVEL|SIDE=LEVEL",
+              help="bot level: random (random legal orders), 1 (cheap) or 2 (full, the default); for one side "
+              "with SIDE=LEVEL (repeatable)")
 @json_option
 @run
 def selfplay(scenario: str, games: int, workers: int | None, seed: str, max_steps: int, options: tuple[str, ...],
-             as_json: bool) -> int:
+             levels: tuple[str, ...], as_json: bool) -> int:
     """Whole games bot against bot: one JSON line per game (winner, length, margin), a summary, and every
     crash or broken invariant with the seed that reproduces it (exit 1 if any)."""
     from .. import batch as b
     from .. import selfplay as sp
 
+    from ..bots import check_level
+
+    for v in levels:
+        check_level(v.partition("=")[2] if "=" in v else v)
     jobs = [sp.Game(scenario, seed if games == 1 and seed != "selfplay" else f"{seed}-{i}", max_steps,
-                    tuple(sorted(set(options)))) for i in range(games)]
+                    tuple(sorted(set(options))), tuple(levels)) for i in range(games)]
     if jobs:
         sp.start(jobs[0])  # an unknown scenario or option is refused once (exit 2), not by every game
     progress = b.Progress(len(jobs), sys.stderr.isatty(), lambda s: (sys.stderr.write(s), sys.stderr.flush()))

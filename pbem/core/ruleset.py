@@ -18,6 +18,7 @@ class Ruleset(ABC):
     id: str = ""
     name: str = ""
     sides: tuple[str, ...] = ()
+    hides: tuple[str, ...] = ()  # sides whose pieces (units, cards, choices) can be hidden in a secret (docs/hidden.md)
 
     @abstractmethod
     def new_game(self, scenario: Scenario, *, game_id: str, dice: Any, options: Sequence[str],

@@ -28,6 +28,7 @@ OPTIONS = {"agreed-scenario", "siberian-gamble", "soviet-choice", "advanced-map"
 class CoatneyRuleset(Ruleset):
     params: GameParams
     sides = SIDES
+    hides = (SOVIET,)
 
     # --- data ---------------------------------------------------------------------------------
     def data(self, state: GameState) -> CoatneyData:

@@ -32,6 +32,7 @@ class CodewordBarbarossa(Ruleset):
     id = "codeword-barbarossa"
     name = "Codeword: Barbarossa (2010)"
     sides = SIDES
+    hides = SIDES
 
     def new_game(self, scenario: Scenario, *, game_id: str, dice: DiceState, options: Sequence[str],
                  setup: str | None) -> GameState:
