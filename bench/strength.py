@@ -1,0 +1,197 @@
+"""The strength benchmark (issue 18): how well the bots play, scenario by scenario. Results go to docs/selfplay.md.
+
+For every built-in scenario it plays GAMES games of each match (pbem/bots/match.py):
+- bot against bot (the default level on both sides): who wins, and for the 1941 games, in how many the attacker
+  held Minsk, Smolensk and Kiev (where the map has them) by the end of November 1941;
+- each side's bot against the random-legal bot (the yardstick, target: at least 95% wins);
+and, for every agreed variant of a scenario (`pbem scenarios --json`), VARIANT_GAMES games bot against bot.
+Codeword: Barbarossa also gets how many games reached each Crisis Level.
+
+`make bench` runs it through bench/run.py, which also keeps the median time of a whole game in
+docs/performance.md. Alone: `nice .venv/bin/python bench/strength.py [GAMES]`; PBEM_STRENGTH_GAMES and
+PBEM_STRENGTH_VARIANT_GAMES set the counts.
+"""
+from __future__ import annotations
+
+import math
+import os
+import statistics
+import sys
+import time
+from collections import Counter
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from pbem.bots.match import KEY_CITIES, Match, play  # noqa: E402
+
+GAMES = int(os.environ.get("PBEM_STRENGTH_GAMES", "20"))
+VARIANT_GAMES = int(os.environ.get("PBEM_STRENGTH_VARIANT_GAMES", "2"))
+AUTUMN_1941 = "1941-11-30"  # "by the autumn of 1941": the end of November (dates compare as text: 1941-11 < 1941-11-30)
+SKIP_VARIANTS = ("ask-decisions",)  # asks the defender at a decision step; the bots answer it like the default
+
+
+def scenarios() -> list[tuple[str, str, tuple[str, ...], list[str]]]:
+    """(scenario id, ruleset, sides, agreed variants) of every built-in scenario."""
+    from pbem.core.scenario import builtin_scenarios, find_scenario
+    from pbem.rulesets import get
+
+    out = []
+    for path in builtin_scenarios():
+        scen = find_scenario(str(path))
+        variants = sorted(k for k, v in scen.doc.get("options", {}).items() if v.get("implemented", True)
+                          and not k.startswith("solitaire-") and k not in SKIP_VARIANTS)
+        out.append((f"{path.parent.name}/{path.name[:-len('.scenario.yaml')]}", scen.ruleset, get(scen.ruleset).sides,
+                    variants))
+    return out
+
+
+def jobs(games: int, variant_games: int) -> list[tuple[str, Match]]:
+    out = []
+    for scen, _, sides, variants in scenarios():
+        atk, dfn = sides
+        for i in range(games):
+            out.append(("bots", Match(scen, f"strength-{i}")))
+            out.append((f"{atk} bot vs random", Match(scen, f"strength-r{i}", (f"{dfn}=random",))))
+            out.append((f"{dfn} bot vs random", Match(scen, f"strength-r{i}", (f"{atk}=random",))))
+        for v in variants:
+            for i in range(variant_games):
+                out.append((f"variant {v}", Match(scen, f"strength-v{i}", (), (v,))))
+    return out
+
+
+def _run_one(job: tuple[str, Match]) -> dict[str, Any]:
+    kind, m = job
+    return {"kind": kind, **play(m)}
+
+
+def run(games: int = GAMES, variant_games: int = VARIANT_GAMES, workers: int | None = None) -> list[dict[str, Any]]:
+    from pbem import batch
+
+    todo = jobs(games, variant_games)
+    done = [0]
+
+    def progress(r: dict[str, Any]) -> None:
+        done[0] += 1
+        if sys.stderr.isatty():
+            sys.stderr.write(f"\r{done[0]}/{len(todo)} {r['scenario']} {r['kind']}   ")
+    return batch.run_parallel(_run_one, todo, workers or os.cpu_count() or 1, progress)
+
+
+def wilson(k: int, n: int) -> tuple[float, float]:
+    """The 95% Wilson interval of a proportion k/n."""
+    if n == 0:
+        return 0.0, 1.0
+    z, p = 1.96, k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _pct(k: int, n: int) -> str:
+    if n == 0:
+        return "-"
+    lo, hi = wilson(k, n)
+    return f"{k}/{n} ({100 * k / n:.0f}%, 95% CI {100 * lo:.0f}-{100 * hi:.0f})"
+
+
+def report(results: list[dict[str, Any]]) -> tuple[str, dict[str, dict[str, float]]]:
+    """The markdown tables for docs/selfplay.md, and each scenario's median game times for docs/performance.md."""
+    lines: list[str] = []
+    times: dict[str, dict[str, float]] = {}
+    by: dict[tuple[str, str], list[dict]] = {}
+    for r in results:
+        by.setdefault((r["scenario"], r["kind"]), []).append(r)
+    lines += ["| scenario | bot vs bot: wins | key cities held by the end of Nov 1941 (bot vs bot) | "
+              "attacker's bot vs random | defender's bot vs random | failed games |", "|---|---|---|---|---|---|"]
+    for scen, _, (atk, dfn), _ in scenarios():
+        bots = [r for r in by.get((scen, "bots"), []) if r["ok"]]
+        wins = Counter(str(r.get("winner") or "draw") for r in bots)
+        cities = []
+        for c in KEY_CITIES:
+            on_map = [r for r in bots if r.get("maps", {}).get(c)]
+            if on_map:
+                took = sum(1 for r in on_map if r["fell"].get(c, "9999") <= AUTUMN_1941)
+                cities.append(f"{c} {took}/{len(on_map)}")
+        vs = {}
+        for side, other in ((atk, dfn), (dfn, atk)):
+            rs = [r for r in by.get((scen, f"{side} bot vs random"), []) if r["ok"]]
+            vs[side] = _pct(sum(1 for r in rs if r.get("winner") == side), len(rs))
+        failed = sum(1 for (s, _), rs in by.items() if s == scen for r in rs if not r["ok"])
+        lines.append(f"| {scen} | {atk} {wins.get(atk, 0)}, {dfn} {wins.get(dfn, 0)}, draw {wins.get('draw', 0)} "
+                     f"(of {len(bots)}) | {', '.join(cities) or 'none on this map'} | {vs[atk]} | {vs[dfn]} | {failed} |")
+        games = bots or [r for (s, _), rs in by.items() if s == scen for r in rs if r["ok"]]
+        if games:
+            total = [r["bot_seconds"] + r["adjudication_seconds"] for r in games]
+            times[scen] = {"game_s": statistics.median(total),
+                           "bot_s": statistics.median(r["bot_seconds"] for r in games),
+                           "adjudication_s": statistics.median(r["adjudication_seconds"] for r in games),
+                           "games": len(games)}
+    crisis = [r for r in results if r["ok"] and r.get("crisis") and r["kind"] == "bots"]
+    if crisis:
+        from pbem.core.scenario import find_scenario
+        import yaml
+
+        scen = crisis[0]["scenario"]
+        doc = yaml.safe_load((find_scenario(scen).path.parent / "crisis.yaml").read_text())
+        names = {lv["level"]: lv["name"] for lv in doc["levels"]}
+        reached = Counter(r["crisis"] for r in crisis)
+        lines += ["", f"Codeword: Barbarossa, bot against bot ({len(crisis)} games): the highest Crisis Level of each game",
+                  "", "| Crisis Level | games that reached it | games that ended the climb there |", "|---|---|---|"]
+        for lv in sorted(names):
+            at_least = sum(n for top, n in reached.items() if top >= lv)
+            lines.append(f"| {lv} {names[lv]} | {at_least} | {reached.get(lv, 0)} |")
+    variants = sorted({(r["scenario"], r["kind"][len("variant "):]) for r in results if r["kind"].startswith("variant ")})
+    if variants:
+        lines += ["", "Every agreed variant, bot against bot:", "", "| scenario | variant | games | winners | failed |",
+                  "|---|---|---|---|---|"]
+        for scen, v in variants:
+            rs = by[(scen, f"variant {v}")]
+            won = Counter(str(r.get("winner") or "draw") for r in rs if r["ok"])
+            lines.append(f"| {scen} | {v} | {len(rs)} | {', '.join(f'{k} {n}' for k, n in sorted(won.items()))} | "
+                         f"{sum(1 for r in rs if not r['ok'])} |")
+    lines += ["", "Median processor time of one whole game, bot against bot (seconds; no stress checks):", "",
+              "| scenario | game | of which the bots | of which adjudication |", "|---|---|---|---|"]
+    for scen, t in times.items():
+        lines.append(f"| {scen} | {t['game_s']:.1f} | {t['bot_s']:.1f} | {t['adjudication_s']:.1f} |")
+    errors = [r for r in results if not r["ok"]]
+    for r in errors[:5]:
+        lines.append(f"\nfailed: {r['scenario']} {r['kind']} seed {r['seed']}: {r['error']}")
+    return "\n".join(lines), times
+
+
+MARKER = "<!-- strength results -->"
+
+
+def write_doc(text: str, games: int, seconds: float) -> None:
+    import platform
+
+    when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    block = (f"{MARKER}\nLast run: {when}, {games} games of each match per scenario, {seconds / 60:.0f} min on "
+             f"{os.cpu_count()} cores (a shared machine), Python {platform.python_version()}.\n\n{text}\n{MARKER}")
+    doc = ROOT / "docs/selfplay.md"
+    body = doc.read_text()
+    if MARKER in body:
+        head, _, rest = body.partition(MARKER)
+        _, _, tail = rest.partition(MARKER)
+        body = head + block + tail
+    else:
+        body = body.rstrip("\n") + "\n\n## Strength (`make bench`)\n\n" + block + "\n"
+    doc.write_text(body)
+
+
+def main() -> dict[str, dict[str, float]]:
+    games = int(sys.argv[1]) if len(sys.argv) > 1 and __name__ == "__main__" else GAMES
+    t0 = time.perf_counter()
+    results = run(games)
+    text, times = report(results)
+    write_doc(text, games, time.perf_counter() - t0)
+    print(text)
+    return times
+
+
+if __name__ == "__main__":
+    main()
