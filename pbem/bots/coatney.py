@@ -11,18 +11,15 @@ from typing import Any, Mapping
 
 from ..core.game import check, keyring, ruleset_of
 from ..core.state import GameState
-from . import pick
+from . import game_pick, pick
 
 
 def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None, level: str = "2") -> list[dict]:
     rs = ruleset_of(state)
-    if state.phase == "letters":  # XVI.C.2.b: three letters A-F, then the open dice; the bot sets up only the
-        # Historical order of battle, so when the letters draw another it forfeits at the end of the first Axis
-        # movement (XVI.C.1.a), as a player would who ignored his letters. Choosing (XVI.C ¶1), it takes that one.
-        if "soviet-choice" in state.options:
-            numbers = ["1"] + [str(1 + pick(state, f"n-{i}", 6)) for i in (1, 2)]
-            return [{"letters": "commit", "secret_letters": numbers}]
-        return [{"letters": "commit", "secret_letters": ["ABCDEF"[pick(state, f"letter-{i}", 6)] for i in range(3)]}]
+    if state.phase == "letters":
+        return [{"letters": "commit", "secret_letters": letters(state)}]
+    if state.phase == "soviet-setup" and SOVIET_SIDE in (state.hidden or {}) and secret:
+        return soviet_setup(state, secret)
     if state.phase in ("date", "soviet-setup", "axis-setup"):
         return list(rs.template(state, side)["orders"])
     from ..rulesets.coatney import combat, movement, odds as oddsmod
@@ -88,6 +85,108 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None,
                     "advance": {u.id: [pos.hex_id(h)] for u in near if u.ct.size != "front"}})
     out.append({"end_turn": True})
     return _legal(state, side, out, secrets)
+
+
+SOVIET_SIDE = "soviet"
+CHOSEN_OOB = ("5", "2", "1")  # choosing (XVI.C ¶1): Budyonny's heavy armies, or the Historical order of battle
+CHOSEN_STRENGTH = ("1", "4")  # the Historical replacements, or the Guderian Estimate (two more cities to win)
+
+
+def letters(state: GameState) -> list[str]:
+    """XVI.C.2.b-d: three secret letters, one per draw, then the open dice decide. When the Axis lets him choose
+    (XVI.C ¶1) the Soviet writes the scenario numbers instead: a strong order of battle and replacement level
+    that still leave the Axis a game (the Fantasia's five more cities would leave it none), and any factory
+    set; the game's own pick keeps the same choice for the whole game."""
+    if "soviet-choice" in state.options:
+        return [CHOSEN_OOB[game_pick(state, "coatney-oob", len(CHOSEN_OOB))],
+                CHOSEN_STRENGTH[game_pick(state, "coatney-strength", len(CHOSEN_STRENGTH))],
+                str(1 + game_pick(state, "coatney-factories", 6))]
+    return ["ABCDEF"[pick(state, f"letter-{i}", 6)] for i in range(3)]
+
+
+def drawn_oob(state: GameState, secret: Mapping[str, Any]) -> str:
+    """The order-of-battle scenario the Soviet's letters drew (XVI.C.2.b): his letter, read with his own
+    secret, and the open die recorded in the state."""
+    from ..core.frozen import thaw
+    from ..core.hidden import Keyring
+    from ..rulesets.coatney.secrets import final_number
+
+    sec = state.extras.get("secret") or {}
+    scen = state.extras.get("scenario") or {}
+    if "oob" in scen:
+        return str(scen["oob"])
+    data = ruleset_of(state).data(state)
+    if not sec.get("tokens"):
+        return "historical"
+    keys = Keyring(thaw(state.hidden), state.game, seeds={SOVIET_SIDE: secret["seed"]})
+    letter = keys.peek(SOVIET_SIDE, sec["tokens"]["oob"]).partition(":")[2]
+    n = final_number(letter, int(sec["casts"]["oob"]))
+    draws = {d["id"]: d for d in data.scenarios.get("draws") or []}
+    return str(draws["order-of-battle"]["table"][n])
+
+
+def soviet_setup(state: GameState, secret: Mapping[str, Any]) -> list[dict]:
+    """XVI.B.4-5, XVI.C.1.a: the 48 face-down counters of the order of battle the letters drew. Historical
+    units stand on their designated hexes (which every scenario allows, and where the Dispersed ones must
+    stay); units the scenario removes are left out; the units it adds take the free Soviet hexes nearest the
+    places of the units they replace (the Twist's infantry choice, 60 replacement factors, takes the armies
+    that give most strength for their cost); dummies fill the border hexes left."""
+    from ..rulesets.coatney import setup as setupmod
+    from ..rulesets.coatney.position import Position
+    from ..rulesets.coatney.replacements import cost
+
+    rs = ruleset_of(state)
+    data = rs.data(state)
+    pos = Position(data, state)
+    name = drawn_oob(state, secret)
+    oob = (data.scenarios.get("order_of_battle_scenarios") or {}).get(name) or {}
+    removed = set((oob.get("remove") or {}).get("units") or [])
+    units = [u for u in setupmod.to_set_up(pos, SOVIET_SIDE) if u.id not in removed]
+    added = [pos.units[uid] for uid in oob.get("add") or [] if uid in pos.units]
+    if name == "tukhachevsky":
+        keep = set(oob.get("keep") or [])
+        units = [u for u in units if u.id in keep]
+        budget = int((oob.get("infantry_choice") or {}).get("factors", 60))
+        armies = sorted((u for u in pos.units.values() if u.side == SOVIET_SIDE and u.ct.size == "army"
+                         and u.ct.infantry_type and u.id not in keep and u.status == "pending"
+                         and (u.id in setupmod.designated(pos) or u.ct.key in ("su-b-army", "su-shock-army"))),
+                        key=lambda u: (-(u.ct.attack + u.ct.defense) / max(1, cost(pos, u)[0]), u.id))
+        home = setupmod.designated(pos)
+        for u in armies:
+            c = cost(pos, u)[0]
+            if c <= budget:
+                budget -= c
+                (units if u.id in home else added).append(u)  # a historical army keeps its designated hex
+    home = setupmod.designated(pos)
+    anchors = [home[uid] for uid in sorted(removed) if uid in home] + [
+        pos.data.city_hex[c] for c in ("Minsk", "Kiev", "Leningrad", "Moskva", "Moscow") if c in pos.data.city_hex]
+    orders = setupmod.historical(pos, SOVIET_SIDE, units)
+    for k, u in enumerate(added):
+        start = anchors[k % len(anchors)] if anchors else next(iter(home.values()))
+        h = _free_hex(pos, u, start)
+        if h is not None:
+            pos.place(u, h)
+            orders.append({"place": u.id, "at": pos.hex_id(h)})
+    need = int((data.settings.get("first_turn") or {}).get("face_down_pieces", 48))
+    used = {pos.board.index(o["at"]) for o in orders}
+    border = sorted({a for a, b in data.borders for a in (a, b) if data.country[a] == "ussr"} - used,
+                    key=lambda h: pos.hex_id(h))
+    out = [{"place": "secret", "at": o["at"], "secret_unit": o["place"]} for o in orders]
+    out += [{"place": "secret", "at": pos.hex_id(h), "secret_unit": f"dummy-{i + 1:02d}"}
+            for i, h in enumerate(border[: max(0, need - len(out))])]
+    return out
+
+
+def _free_hex(pos: Any, u: Any, start: int) -> int | None:
+    """The nearest hex to `start` where `u` may start (USSR, one unit a hex, XVI.B.4)."""
+    from ..board.search import reachable
+    from ..rulesets.coatney.setup import place_problem
+
+    ring = reachable(pos.board, [start], b"\x01" * len(pos.board), max_steps=12)
+    for h in sorted(ring, key=lambda h: (ring[h], pos.board.ids[h])):
+        if place_problem(pos, u, h) is None:
+            return h
+    return None
 
 
 def _legal(state: GameState, side: str, items: list[dict], secrets: list[Mapping[str, Any]]) -> list[dict]:

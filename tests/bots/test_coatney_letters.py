@@ -1,0 +1,46 @@
+"""XVI.C.1.a: the Soviet sets up the order of battle his letters draw, or forfeits. The bot reads its own letters
+with its secret and sets up each of the six order-of-battle scenarios so that the set-up check passes."""
+from __future__ import annotations
+
+import pytest
+
+from pbem import selfplay
+from pbem.bots import coatney, orders_file
+from pbem.core import game
+from pbem.core.frozen import freeze
+from pbem.core.orders import OrdersFile
+
+SCENARIO = "barbarossa-file/barbarossa-file-1941"
+
+
+def _to_first_axis_move(number: str):
+    """A game where the Soviet chose order of battle `number` (XVI.C ¶1), played to the end of the first Axis
+    operations step, when every counter turns up and the set-up is judged."""
+    job = selfplay.Game(SCENARIO, f"oob{number}", options=("soviet-choice",))
+    state, secrets = selfplay.start(job)
+    soviet = secrets["soviet"]
+    while state.phase != "axis-ops" or state.turn != 1:
+        side = state.awaiting.side
+        if state.phase == "letters":
+            draft = OrdersFile(state.game, side, state.step, state.hash(),
+                               (freeze({"letters": "commit", "secret_letters": [number, "1", "1"]}),))
+            reveals, mints = game.prepare_hidden(state, draft, soviet)
+            f = OrdersFile(state.game, side, state.step, state.hash(), (freeze({"letters": "commit"}),),
+                           reveals=freeze(reveals), mints=tuple(freeze(m) for m in mints))
+        else:
+            f = orders_file(state, side, secrets.get(side))
+        state = game.adjudicate(state, [f], secrets=[] if side == "soviet" else [soviet]).state
+    assert coatney.drawn_oob(state, soviet) == {"1": "historical", "2": "local-redeployment",
+                                                "3": "strategic-redeployment", "4": "stalins-fortress",
+                                                "5": "budyonny", "6": "tukhachevsky"}[number]
+    f = orders_file(state, "axis", None)
+    return game.adjudicate(state, [f], secrets=[soviet]).state
+
+
+@pytest.mark.parametrize("number", ["1", "2", "3", "4", "5", "6"])
+def test_the_soviet_bot_sets_up_every_order_of_battle_its_letters_can_draw(number):
+    after = _to_first_axis_move(number)
+    forfeits = [e["text"] for e in after.log["events"] if e["kind"] == "forfeit"]
+    assert not forfeits, forfeits
+    assert not after.over
+    assert (after.extras.get("scenario") or {}).get("oob")  # the letter opened with the counters
