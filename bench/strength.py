@@ -117,7 +117,7 @@ def report(results: list[dict[str, Any]]) -> tuple[str, dict[str, dict[str, floa
                 took = sum(1 for r in on_map if r["fell"].get(c, "9999") <= AUTUMN_1941)
                 cities.append(f"{c} {took}/{len(on_map)}")
         vs = {}
-        for side, other in ((atk, dfn), (dfn, atk)):
+        for side in (atk, dfn):
             rs = [r for r in by.get((scen, f"{side} bot vs random"), []) if r["ok"]]
             vs[side] = _pct(sum(1 for r in rs if r.get("winner") == side), len(rs))
         failed = sum(1 for (s, _), rs in by.items() if s == scen for r in rs if not r["ok"])
