@@ -19,7 +19,7 @@ from .moves import best_destination, cities, move_order, passes_city, vp
 from .view import View
 
 LEAST = Fraction(3)  # no attack below 3-1: the defender's table then holds no AE (crt.yaml)
-WANT = Fraction(5)  # enough: more units on one attack add little past 5-1
+WANT = Fraction(4)  # enough: more units on one attack add little past 4-1 (and more attacks beat better odds)
 GARRISON_NEAR = 6  # a city we hold this near a Soviet unit keeps a unit in it (Control of Cities)
 
 
