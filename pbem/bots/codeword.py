@@ -100,9 +100,10 @@ def _distances(sit: Situation, side: str, goals: list[str]) -> dict[str, int]:
     return dist
 
 
-def movement_orders(state: GameState, side: str, seed: str | None) -> list[dict[str, Any]]:
+def movement_orders(state: GameState, side: str, seed: str | None, mood: str | None = None) -> list[dict[str, Any]]:
     sit = _sit(state, side, seed)
-    mood = temper(state, side)
+    scripted = mood is not None
+    mood = mood or temper(state, side)
     plan = _plan(side, _strategy(sit, side))
     budget = sit.rec(side)["actions"] - RESERVE_ACTIONS[mood]
     out: list[dict[str, Any]] = []
@@ -125,7 +126,7 @@ def movement_orders(state: GameState, side: str, seed: str | None) -> list[dict[
                                                                               and u.location in plan)),
                     key=lambda u: (dist[u.location], u.type != "armor", u.id))
     allowed = int(sit.level()["alert"]) + ALERT_MARGIN[mood]
-    if sit.crisis == 1 and lead(state, side, seed, _strategy(sit, side)) > 2:
+    if not scripted and sit.crisis == 1 and lead(state, side, seed, _strategy(sit, side)) > 2:
         allowed = 99  # ahead at Friendly Relations: an Alert Check (2.9) is the way out of a Summary Victory
     entering = 0
     for u in movers:
@@ -216,15 +217,17 @@ def card_value(sit: Situation, side: str, cid: str, mood: str, goal: int | None 
     return value - 0.5 * int(cost.get("actions", 0)) - 0.2 * int(cost.get("brp", 0))
 
 
-def terminal_orders(state: GameState, side: str, seed: str | None) -> list[dict]:
+def terminal_orders(state: GameState, side: str, seed: str | None, mood: str | None = None,
+                    change_to: str | None = None) -> list[dict]:
     """The Terminal Phase: the card plays and draws it wants come first in the Actions budget (a player off his
-    crisis goal needs them most), then the strategy change, investment, mobilization and upgrades."""
+    crisis goal needs them most), then the strategy change, investment, mobilization and upgrades. A scripted
+    player (`mood`, `change_to` given) keeps to its temperament's crisis goal and makes that change."""
     sit = _sit(state, side, seed)
-    mood = temper(state, side)
+    scripted = mood is not None
+    mood = mood or temper(state, side)
     strategy = _strategy(sit, side)
     plan = _plan(side, strategy)
-    ahead = lead(state, side, seed, strategy)
-    goal = crisis_goal(sit, side, mood, ahead)
+    goal = GOAL[mood] if scripted else crisis_goal(sit, side, mood, lead(state, side, seed, strategy))
     c = sit.x["cards"][side]
     values = {t: card_value(sit, side, sit.keys.peek(side, t), mood, goal) for t in c["hand"]}
     plays = [{"play": t} for t in sorted(c["hand"], key=lambda t: (-values[t], t)) if values[t] > 0]
@@ -235,11 +238,11 @@ def terminal_orders(state: GameState, side: str, seed: str | None) -> list[dict]
     budget = sit.rec(side)["actions"] - len(plays) - draws
     wish: list[dict[str, Any]] = []
     st = sit.x["strategy"][side]
-    change = second_strategy(state, side, sit.data, strategy) if strategy else None
+    change = change_to if scripted else (second_strategy(state, side, sit.data, strategy) if strategy else None)
+    when = 3 if scripted else 3 + game_pick(state, f"codeword-when-{side}", 4)
     if change and st.get("announced") == state.turn - 1:
         wish.append({"strategy": "change", "secret_to": change})
-    elif change and state.turn == 3 + game_pick(state, f"codeword-when-{side}", 4) and st.get("announced") is None \
-            and len(st.get("history", [])) < 2:
+    elif change and state.turn == when and st.get("announced") is None and len(st.get("history", [])) < 2:
         wish.append({"strategy": "announce"})
     if sit.rec(side)["brp"] >= 10 and sit.level().get("technology") and state.turn < sit.data.last_turn - 2:
         wish.append({"invest": 4 if sit.rec(side)["brp"] >= 20 else 2})
@@ -258,7 +261,7 @@ def terminal_orders(state: GameState, side: str, seed: str | None) -> list[dict]
     kept: list[dict] = []
     spent = 0
     for o in wish + cards:  # each order kept only if the engine accepts it after the ones before
-        is_card = "play" in o or "draw" in o
+        is_card = "play" in o or "draw" in o or "strategy" in o  # what the budget is kept for
         if not is_card and spent >= budget:
             continue
         v = Violations()
@@ -285,4 +288,18 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None, level:
         return movement_orders(state, side, seed)
     if state.phase == "terminal":
         return terminal_orders(state, side, seed)
+    return []
+
+
+def orders_for(state: GameState, side: str, eager: bool = False, strategy_change: str | None = None,
+               seed: str | None = None) -> list[dict]:
+    """A scripted player for tests: calm or eager (no eye on the score), the template's first strategy at set-up,
+    and, if asked, one change of strategy (announced in turn 3, made in turn 4)."""
+    mood = "eager" if eager else "calm"
+    if state.phase == "setup":
+        return list(game.ruleset_of(state).template(state, side)["orders"])
+    if state.phase == "movement":
+        return movement_orders(state, side, seed, mood)
+    if state.phase == "terminal":
+        return terminal_orders(state, side, seed, mood, strategy_change)
     return []
