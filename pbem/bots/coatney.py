@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..core.game import check, keyring, ruleset_of
+from ..core.game import keyring, ruleset_of
 from ..core.state import GameState
 from . import game_pick, pick
+from .legal import keep_legal
 
 
 def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None, level: str = "2") -> list[dict]:
@@ -22,7 +23,7 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None,
         return soviet_setup(state, secret)
     if state.phase in ("date", "soviet-setup", "axis-setup"):
         return list(rs.template(state, side)["orders"])
-    from ..rulesets.coatney import combat, movement, odds as oddsmod
+    from ..rulesets.coatney import combat, movement, odds as oddsmod, stacking
     from ..rulesets.coatney.common import Step
     from ..rulesets.coatney.orders import Attack, Move
     from ..rulesets.coatney.params import AXIS, SOVIET, enemy
@@ -42,22 +43,25 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None,
     mv = movement.MovementPhase(step, reserve, state.phase)
     mv.start()
     foe = enemy(side)
-    if side == AXIS:
-        for u in sorted(pos.active_units(side), key=lambda u: u.id):
-            if u.dispersed or u.faced or u.flags.get("moved") or u.flags.get("attacked"):
-                continue
-            if any(pos.enemy_occupied(n, side) for n in pos.board.neighbours(u.loc)):
-                continue
-            basic, bonus = movement.allowance(pos, u, reserve)
-            path = _eastward(pos, u, max(1, basic + bonus))
-            while path:
-                before = len(step.violations)
-                mv.move(Move(len(out), (u.id,), tuple(pos.hex_id(h) for h in path)))
-                if len(step.violations) == before:
-                    out.append({"move": u.id, "path": [pos.hex_id(h) for h in path]})
-                    break
-                del step.violations[before:]
-                path = path[:-1]
+    field = _field(pos, side)
+    guards = _guards(pos, side)
+    for u in sorted(pos.active_units(side), key=lambda u: (u.ct.size == "front", u.id)):
+        if u.dispersed or u.faced or u.flags.get("moved") or u.flags.get("attacked") or u.ct.cls == "dummy":
+            continue
+        if any(pos.enemy_occupied(n, side) for n in pos.board.neighbours(u.loc)):
+            continue  # in contact: it attacks, or holds
+        basic, bonus = movement.allowance(pos, u, reserve)
+        path = _toward(pos, u, guards.pop(u.id) if u.id in guards else field, max(1, basic + bonus))
+        while path and stacking.problem_for(pos, path[-1], pos.stack(path[-1], side) + [u]) is not None:
+            path = path[:-1]  # XII: stop short of a full hex
+        while path:
+            before = len(step.violations)
+            mv.move(Move(len(out), (u.id,), tuple(pos.hex_id(h) for h in path)))
+            if len(step.violations) == before:
+                out.append({"move": u.id, "path": [pos.hex_id(h) for h in path]})
+                break
+            del step.violations[before:]
+            path = path[:-1]
     phase = combat.AttackPhase(step, state.phase, {k: dict(v) for k, v in state.answers.items()})
     used: set[str] = set()
     for h in sorted({h for h in pos.occ if pos.has(h, foe)}):
@@ -84,7 +88,7 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None,
         out.append({"attack": pos.hex_id(h), "with": [u.id for u in near],
                     "advance": {u.id: [pos.hex_id(h)] for u in near if u.ct.size != "front"}})
     out.append({"end_turn": True})
-    return _legal(state, side, out, secrets)
+    return keep_legal(state, side, out, secret, fallback=[{"end_turn": True}])
 
 
 SOVIET_SIDE = "soviet"
@@ -189,38 +193,68 @@ def _free_hex(pos: Any, u: Any, start: int) -> int | None:
     return None
 
 
-def _legal(state: GameState, side: str, items: list[dict], secrets: list[Mapping[str, Any]]) -> list[dict]:
-    """Drop whatever the full check (`pbem check`, with the bot's own secret) still refuses: an order can depend
-    on the ones before it."""
-    from ..core.frozen import freeze
-    from ..core.orders import OrdersFile
+def _field(pos: Any, side: str) -> dict[int, int]:
+    """Hex steps to where this side's units should go, over hexes units can cross (X.A). The Axis: the Soviet
+    victory cities he does not hold (IV), and Warsaw and Bucharest while a Soviet unit is near them (IV ¶4:
+    the Soviet wins holding either). The Soviet: his victory cities within reach of the Axis, which he holds."""
+    from ..board.search import reachable
+    from ..rulesets.coatney.params import AXIS, SOVIET, enemy
 
-    for _ in range(6):
-        draft = OrdersFile(state.game, side, state.step, state.hash(), tuple(freeze(x) for x in items))
-        bad = {v.order for v in check(state, [draft], secrets=secrets) if v.order is not None}
-        if not bad:
-            return items
-        items = [x for i, x in enumerate(items) if i not in bad]
-    return [{"end_turn": True}]
+    data = pos.data
+    foes = [u.loc for u in pos.active_units(enemy(side)) if u.ct.cls != "dummy"]
+    near = reachable(pos.board, foes, [1 if pos.land(h) else 0 for h in range(len(pos.board))], max_steps=10)
+    if side == AXIS:
+        goals = [h for h in data.victory if data.home[h] == SOVIET and pos.control[h] != AXIS]
+    else:
+        goals = [h for h in data.victory if data.home[h] == SOVIET and pos.control[h] == SOVIET and near.get(h, 99) <= 8]
+    if not goals:
+        return {}
+    return reachable(pos.board, goals, [1 if pos.land(h) else 0 for h in range(len(pos.board))])
 
 
-def _eastward(pos: Any, u: Any, steps: int) -> list[int]:
-    """Up to `steps` hexes toward the east (higher columns), stopping at the first enemy ZOC."""
+def _guards(pos: Any, side: str) -> dict[str, dict[int, int]]:
+    """The Axis's nearest free unit for each of Warsaw and Bucharest with a Soviet unit within six hexes (IV ¶4:
+    the Soviet wins holding either): unit -> the distance field to that city."""
+    from ..board.search import reachable
+    from ..rulesets.coatney.params import AXIS, SOVIET
+
+    if side != AXIS:
+        return {}
+    land = [1 if pos.land(h) else 0 for h in range(len(pos.board))]
+    foes = [u.loc for u in pos.active_units(SOVIET) if u.ct.cls != "dummy"]
+    near = reachable(pos.board, foes, land, max_steps=6)
+    out: dict[str, dict[int, int]] = {}
+    for h in sorted(pos.data.soviet_objectives):
+        if h not in near or pos.has(h, AXIS):
+            continue
+        field = reachable(pos.board, [h], land)
+        free = [u for u in pos.active_units(AXIS) if u.id not in out and u.loc in field and not u.dispersed
+                and not u.flags.get("moved") and u.ct.cls != "dummy"]
+        if free:
+            u = min(free, key=lambda u: (field[u.loc], u.ct.attack, u.id))
+            out[u.id] = field
+    return out
+
+
+def _toward(pos: Any, u: Any, field: dict[int, int], steps: int) -> list[int]:
+    """Up to `steps` hexes down the field (nearer the goal each hex), stopping at the first enemy ZOC (XI.B.1) and
+    short of hexes the unit may not enter."""
     from ..rulesets.coatney.params import enemy
     from ..rulesets.coatney.zoc import zoc_owners
 
+    if not field or u.loc not in field or field[u.loc] == 0:
+        return []
     ezoc = zoc_owners(pos, enemy(u.side))
     path: list[int] = []
     here = u.loc
     for _ in range(steps):
-        col = int(pos.hex_id(here)[:2])
-        options = [n for n in pos.board.neighbours(here) if int(pos.hex_id(n)[:2]) > col and pos.crossable(here, n)
-                   and not pos.enemy_occupied(n, u.side) and n not in path]
+        options = [n for n in pos.board.neighbours(here) if n in field and field[n] < field[here]
+                   and pos.crossable(here, n) and not pos.enemy_occupied(n, u.side) and n not in path]
         if not options:
             break
-        here = min(options, key=lambda n: pos.hex_id(n))
+        here = min(options, key=lambda n: (field[n], n in ezoc, pos.hex_id(n)))
         path.append(here)
-        if here in ezoc:
+        if here in ezoc or field[here] == 0:
             break
     return path
 
