@@ -45,7 +45,10 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None,
     foe = enemy(side)
     field = _field(pos, side)
     guards = _guards(pos, side)
+    blind = side == AXIS and bool(pos.extras.get("facedown"))  # XVI.B.5, I-34: counters turn up as he moves
     for u in sorted(pos.active_units(side), key=lambda u: (u.ct.size == "front", u.id)):
+        if blind:
+            break  # a move cut short by a counter turning up could overstack a hex a later move ends in (XII)
         if u.dispersed or u.faced or u.flags.get("moved") or u.flags.get("attacked") or u.ct.cls == "dummy":
             continue
         if any(pos.enemy_occupied(n, side) for n in pos.board.neighbours(u.loc)):
