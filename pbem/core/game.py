@@ -276,13 +276,15 @@ def adjudicate(state: GameState, orders: Sequence[OrdersFile], *, secrets: Seque
     In a solitaire game the tool's own orders join a step it shares, and its steps that follow are played
     at once (pbem/core/solitaire.py).
     """
-    orders = list(orders) + solitaire.tool_files(state, orders, secrets)
+    joined = solitaire.tool_files(state, orders, secrets)
+    orders = list(orders) + joined
     check_addressing(state, orders)
     token = _CHECKED.set((state, scenario_of(state)))
     try:
         outcome = _adjudicate(state, orders, secrets, void_illegal, recorded_dice, recorded_hidden)
     finally:
         _CHECKED.reset(token)
+    outcome = solitaire.note_joined(state, outcome, joined)
     return solitaire.play_on(state, outcome, secrets, lambda s, files: adjudicate(s, files, secrets=secrets))
 
 

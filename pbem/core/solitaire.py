@@ -95,6 +95,24 @@ def tools_turn(state: GameState) -> bool:
     return bool(sides) and not state.over and all(s in tool_sides(state) for s in sides)
 
 
+def _note(state: GameState, files: Sequence[OrdersFile]) -> Event:
+    return Event.make("solitaire", f"{state.date}: {state.awaiting.phase}",
+                      f"the tool plays {' and '.join(f.side for f in files)}: "
+                      f"{sum(len(f.orders) for f in files)} order(s)",
+                      sides=[f.side for f in files], orders={f.side: public(f.orders) for f in files})
+
+
+def note_joined(state: GameState, outcome: Outcome, joined: Sequence[OrdersFile]) -> Outcome:
+    """The tool's orders in a step it shares with the player (a simultaneous step) are noted first in its log."""
+    if not joined:
+        return outcome
+    note = _note(state, joined)
+    log = dict(outcome.state.log)
+    log["events"] = (note.frozen(), *log.get("events", ()))
+    return Outcome(state=outcome.state.evolve(log=MappingProxyType(log)), events=(note, *outcome.events),
+                   rolls=outcome.rolls, voided=outcome.voided)
+
+
 def play_on(state: GameState, outcome: Outcome, secrets: Sequence[Mapping[str, Any]],
             one_step: Callable[[GameState, list[OrdersFile]], Outcome]) -> Outcome:
     """After the player's step: the tool's own steps until the player is awaited (or the game ends), folded
@@ -108,10 +126,7 @@ def play_on(state: GameState, outcome: Outcome, secrets: Sequence[Mapping[str, A
         if not tools_turn(nxt):
             break
         files = tool_files(nxt, [], secrets)
-        note = Event.make("solitaire", f"{nxt.date}: {nxt.awaiting.phase}",
-                          f"the tool plays {' and '.join(f.side for f in files)}: "
-                          f"{sum(len(f.orders) for f in files)} order(s)",
-                          sides=[f.side for f in files], orders={f.side: public(f.orders) for f in files})
+        note = _note(nxt, files)
         inner = one_step(nxt, files)
         events += [note, *inner.events]
         rolls += list(inner.rolls)

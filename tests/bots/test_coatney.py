@@ -44,3 +44,26 @@ def test_the_soviet_bot_sets_up_every_order_of_battle_its_letters_can_draw(numbe
     assert not forfeits, forfeits
     assert not after.over
     assert (after.extras.get("scenario") or {}).get("oob")  # the letter opened with the counters
+
+
+def test_the_axis_marches_on_the_victory_cities_it_does_not_hold():
+    """IV: the Axis wins with supply lines into enough Soviet victory cities; its units head for the nearest."""
+    from pbem.bots.coatney import _field
+    from pbem.rulesets.coatney.position import Position
+
+    job = selfplay.Game("russian-portfolio/russian-portfolio-1941", "march")
+    state, secrets = selfplay.start(job)
+    while not (state.phase == "axis-ops" and state.turn == 2):
+        sides = game.ruleset_of(state).submitters(state)
+        files = [orders_file(state, s, secrets.get(s)) for s in sides]
+        state = game.adjudicate(state, files, secrets=[secrets[s] for s in secrets if s not in sides]).state
+    items = coatney.orders(state, "axis", None)
+    moves = [o for o in items if "move" in o]
+    assert moves and items[-1] == {"end_turn": True}
+    rs = game.ruleset_of(state)
+    pos = Position(rs.data(state), state)
+    field = _field(pos, "axis")
+    for o in moves:
+        start = pos.units[o["move"]].loc
+        end = pos.board.index(o["path"][-1])
+        assert field[end] < field[start]
