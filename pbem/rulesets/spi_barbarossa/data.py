@@ -106,6 +106,7 @@ class SpiData:
     edges: Mapping[str, tuple[int, ...]]
     strait_pairs: frozenset[tuple[int, int]]
     river_pairs: frozenset[tuple[int, int]]
+    city_hexes: frozenset[int] = frozenset()
 
     def counter(self, key: str) -> CounterType:
         try:
@@ -177,6 +178,7 @@ def _load(scenario_digest: str, scenario: Scenario) -> SpiData:
         country=country, terrain_of=terrain_of,
         edges={k: tuple(sorted(idx(h) for h in v)) for k, v in (map_doc.get("edges") or {}).items()},
         strait_pairs=frozenset(straits), river_pairs=frozenset(rivers),
+        city_hexes=frozenset(idx(c["hex"]) for c in cities.values()),
     )
 
 

@@ -9,13 +9,12 @@ from typing import Sequence
 
 from ...board.bits import has
 from ...core.orders import Order
-from .common import (Step, closed_to, defense_multiplier, defense_strength, finnish_distance, note_control, stack_limit,
-                     stack_points)
+from .common import Step, closed_to, finnish_distance, hex_defense, note_control, stack_limit, stack_points
 from .data import AXIS, enemy
 from .breakdown import breakdown, recombine
 from .orders import Breakdown, Enter, Move, Overrun, Rail, Recombine
 from .position import Position, PUnit
-from .supply import in_general_supply
+from .supply import in_general_supply, relieve
 from .zoc import zoc_bits
 
 RAIL_LIMIT = 12  # MOVEMENT (M)
@@ -206,7 +205,9 @@ class MovementPhase:
             else:
                 self.rail_open = False
                 (self.move if isinstance(o, Move) else self.overrun)(o)
+            relieve(self.pos)
         self.finish()
+        relieve(self.pos)
 
     def move(self, o: Move) -> None:
         st = self.step
@@ -352,8 +353,7 @@ class MovementPhase:
             paths.append(path)
         attack = sum(u.ct.attack for u in units)
         starts = [p[-2] if len(p) > 1 else u.loc for u, p in zip(units, paths)]
-        mult, why = defense_multiplier(pos, target, starts if crossed_river else [], victims)
-        defense = defense_strength(victims) * mult
+        defense, why = hex_defense(pos, target, starts if crossed_river else [], victims)
         if attack < OVERRUN_ODDS * defense:
             st.fail(o, "OVERRUN_BELOW_9_TO_1", "OVERRUN", f"attack {attack} against defence {defense}"
                     + (f" ({', '.join(why)})" if why else "") + f" is below 9-1 (needs {OVERRUN_ODDS * defense})",

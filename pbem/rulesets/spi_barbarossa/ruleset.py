@@ -18,6 +18,7 @@ from ...core.scenario import Scenario
 from ...core.state import Awaiting, DiceState, GameState, ScenarioRef, Unit
 from . import data as spidata
 from .combat import CombatPhase
+from .control import axis_cities
 from .common import Step, side_name
 from .data import AXIS, SIDES, SOVIET, odds_column, odds_text
 from .movement import MovementPhase, allowance
@@ -234,6 +235,11 @@ class SpiBarbarossa(Ruleset):
             step.event("turn", f"game-turn {turn}: {date}, weather {extras['weather']}", turn=turn, date=date,
                        weather=extras["weather"])
         extras["passed"] = pos.passed_extras()
+        held = pos.held_extras()
+        if held:
+            extras["held"] = held
+        else:
+            extras.pop("held", None)
         question = extras.pop("question", "") if nphase == DECISION else ""
         kind = {OVER: "none", SETUP: "setup", DECISION: "decision"}.get(nphase, "orders")
         awaiting = Awaiting(nside, kind, PHASE_TEXT[nphase], question)
@@ -333,7 +339,7 @@ class SpiBarbarossa(Ruleset):
             on_map = pos.active_units(s)
             counts[s] = {"on_map": len(on_map), "eliminated": sum(1 for u in pos.units.values() if u.side == s and u.status == "eliminated"),
                          "attack": sum(u.ct.attack for u in on_map), "defense": sum(u.ct.defense for u in on_map)}
-        axis_vp = sum(v for n, v in d.city_vp.items() if v and d.country[d.city_hex[n]] == "ussr" and pos.passed[d.city_hex[n]] == AXIS)
+        axis_vp = sum(c["vp"] for c in axis_cities(pos))  # if the game ended now
         return {"game": state.game, "ruleset": self.id, "scenario": state.scenario.id, "step": state.step,
                 "turn": state.turn, "date": state.date, "weather": pos.weather, "phase": PHASE_TEXT[state.phase],
                 "awaiting": state.awaiting.to_dict(), "forces": counts, "axis_city_points": axis_vp,
