@@ -373,7 +373,7 @@ class CombatPhase:
     def retreat_rank(self, h: int, side: str, movers: list[PUnit]) -> tuple:
         pos = self.pos
         here = [u for u in pos.at(h) if u.side == side]
-        over = sum(map(stack_points, here + movers)) > stack_limit(pos.data, side)
+        over = sum(map(stack_points, here + movers)) > stack_limit(pos.data, side, pos.date)
         if side not in self._retreat_supply:  # a preference, not a rule: one trace per side per phase
             self._retreat_supply[side] = supply_trace(pos, side)
         supplied = self._retreat_supply[side].reaches(h)

@@ -82,9 +82,16 @@ def stack_points(u: PUnit) -> int:
     return 1
 
 
-def stack_limit(data: SpiData, side: str) -> int:
-    """STACKING general rule: three corps (one army) for the Axis, two units for the Soviets (Barbarossa Game)."""
-    return int(data.settings.get("stacking", {}).get(side, 3 if side == AXIS else 2))
+def stack_limit(data: SpiData, side: str, date: str = "") -> int:
+    """STACKING general rule: three corps (one army) for the Axis; for the Soviets two units in the Barbarossa
+    and Stalingrad Games, three in the Zitadelle and Berlin Games (`settings.stacking`), and in the Campaign
+    Game two until June 1943, then three (a `from` date in `settings.stacking.changes`)."""
+    stacking = data.settings.get("stacking", {})
+    limit = stacking.get(side, 3 if side == AXIS else 2)
+    for change in stacking.get("changes", ()):
+        if date >= change["from"] and side in change:
+            limit = change[side]
+    return int(limit)
 
 
 @lru_cache(maxsize=8)

@@ -360,7 +360,7 @@ class MovementPhase:
                     place=target, hint="add motorized units or attack in the combat phase instead")
             return
         mine = [u for u in pos.at(target) if u.side == self.side]
-        if sum(map(_points, mine + units)) > stack_limit(pos.data, self.side):
+        if sum(map(_points, mine + units)) > stack_limit(pos.data, self.side, pos.date):
             st.fail(o, "OVERRUN_OVER_STACKING", "OVERRUN (B)", "the overrunning units would break the stacking limit",
                     place=target)
             return
@@ -383,7 +383,7 @@ class MovementPhase:
                      units=ids, hex=pos.hex_id(target), cause="overrun")
         pos.vacated.clear()
         pos.version += 1
-        limit = stack_limit(pos.data, self.side)
+        limit = stack_limit(pos.data, self.side, pos.date)
         for h, o in sorted(self.entered_by.items()):
             mine = [u for u in pos.at(h) if u.side == self.side]
             pts = sum(map(_points, mine))

@@ -13,6 +13,7 @@ from ...core.frozen import freeze, thaw
 from ...core.state import GameState, Unit
 from ..common.position import Occupancy, PlacedUnit
 from .data import AXIS, SOVIET, CounterType, SpiData, enemy  # noqa: F401
+from .fronts import line_sides
 
 # Countries behind the Axis side of the 1941 front (German-held or allied); Sweden is neutral: nobody's.
 AXIS_COUNTRIES = frozenset({"germany", "poland", "rumania", "finland", "hungary", "slovakia", "bulgaria", "serbia"})
@@ -22,9 +23,11 @@ _HOME: dict[str, tuple[str | None, ...]] = {}
 
 
 def home_sides(data: "SpiData") -> tuple[str | None, ...]:
-    """Every hex's starting owner, computed once per scenario."""
+    """Every hex's starting owner, computed once per scenario: the side of the game's starting front line
+    (`settings.front`, the later games), else the 1941 owner of its country."""
     if data.scenario.digest not in _HOME:
-        _HOME[data.scenario.digest] = tuple(home_side(c) for c in data.country)
+        line = data.settings.get("front")
+        _HOME[data.scenario.digest] = line_sides(data, line) if line else tuple(home_side(c) for c in data.country)
     return _HOME[data.scenario.digest]
 
 

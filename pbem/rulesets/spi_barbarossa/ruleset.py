@@ -44,6 +44,15 @@ def next_month(date: str) -> str:
     return f"{y + (m == 12)}-{(m % 12) + 1:02d}"
 
 
+def in_game(entry: Mapping[str, Any], options: Sequence[str] | frozenset[str]) -> bool:
+    """Whether an order-of-battle entry is in this game: `option: NAME` only with that option (a what-if adds
+    it), `option: '!NAME'` only without it (a what-if takes it away)."""
+    opt = entry.get("option", "")
+    if opt.startswith("!"):
+        return opt[1:] not in options
+    return not opt or opt in options
+
+
 class SpiBarbarossa(Ruleset):
     id = "spi-barbarossa"
     name = "SPI Barbarossa (2nd ed. 1971)"
@@ -60,8 +69,7 @@ class SpiBarbarossa(Ruleset):
                                       + ", ".join(k for k, v in sorted(known.items()) if v.get("implemented")))
         units = []
         for u in d.oob["units"]:
-            opt = u.get("option", "")
-            if (opt.startswith("!") and opt[1:] in options) or (opt and not opt.startswith("!") and opt not in options):
+            if not in_game(u, options):
                 continue
             flags = {"setup": True} if u.get("start") else {"arrives": u["arrives"]}
             units.append(Unit(u["id"], d.counter(u["type"]).side, u["type"], None, "pending", freeze(flags)))
@@ -272,7 +280,7 @@ class SpiBarbarossa(Ruleset):
     def _arrivals(self, pos: Position, step: Step, date: str) -> None:
         """Returns of used-up supply units and Soviet replacements, from the order of battle's schedule."""
         for entry in pos.data.oob.get("returns", []):
-            if entry["date"] != date:
+            if entry["date"] != date or not in_game(entry, pos.options):
                 continue
             pool = sorted(u.id for u in pos.units.values() if u.ct.key == entry["type"] and u.status == "eliminated")
             for uid in pool[: entry["count"]]:
