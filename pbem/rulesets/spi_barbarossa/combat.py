@@ -342,9 +342,15 @@ class CombatPhase:
         if dest is None and options:
             dest = min(options, key=lambda h: self.retreat_rank(h, side, movers))
         if dest is None:
+            off_map = side == AXIS and "modified-victory" in pos.options and start in pos.data.edges.get("west", ())
             for u in movers:
-                pos.remove(u)
-                out.append(f"{u.id} eliminated (no hex to retreat into)")
+                if off_map:  # Modified Victory Conditions: removed, not scored as destroyed
+                    pos.remove(u, status="withdrawn")
+                    u.flags["off_map"] = pos.date
+                    out.append(f"{u.id} is forced off the west edge and removed from play")
+                else:
+                    pos.remove(u)
+                    out.append(f"{u.id} eliminated (no hex to retreat into)")
             return out
         for u in movers:
             pos.place(u, dest)

@@ -163,8 +163,7 @@ def _load(scenario_digest: str, scenario: Scenario) -> SpiData:
     oob = scenario.load("oob", "table")
     if "oob_more" in files:  # the Campaign Game: the Barbarossa Game's order of battle and what follows it
         more = scenario.load("oob_more", "table")
-        oob = {**oob, "units": list(oob["units"]) + list(more.get("units", [])),
-               "returns": list(oob.get("returns", [])) + list(more.get("returns", []))}
+        oob = {**oob, **{k: list(oob.get(k, [])) + list(more.get(k, [])) for k in ("units", "returns", "withdrawals")}}
     weather = {int(m): w for m, w in weather_doc["months"].items()}
     idx = board.index
     cities = map_doc.get("cities") or {}

@@ -12,7 +12,8 @@ from ...core.orders import Order
 from .common import Step, closed_to, finnish_distance, hex_defense, note_control, stack_limit, stack_points
 from .data import AXIS, enemy
 from .breakdown import breakdown, recombine
-from .orders import Breakdown, Enter, Move, Overrun, Rail, Recombine
+from .campaign import exit_map, replace
+from .orders import Breakdown, Enter, Exit, Move, Overrun, Rail, Recombine
 from .position import Position, PUnit
 from .supply import in_general_supply, relieve
 from .zoc import zoc_bits
@@ -204,7 +205,10 @@ class MovementPhase:
                 (self.rail if isinstance(o, Rail) else self.enter)(o)
             else:
                 self.rail_open = False
-                (self.move if isinstance(o, Move) else self.overrun)(o)
+                if isinstance(o, Exit):
+                    exit_map(self, o)
+                else:
+                    (self.move if isinstance(o, Move) else self.overrun)(o)
             relieve(self.pos)
         self.finish()
         relieve(self.pos)
@@ -298,8 +302,9 @@ class MovementPhase:
         if u.active:
             st.fail(o, "ENTER_ALREADY_ON_MAP", "Reinforcements", f"unit {u.id} is already on the map", unit=u.id)
             return
-        due = u.flags.get("arrives")
-        if u.status != "pending" or due is None or due > pos.date:
+        replacement = u.status == "eliminated" and "campaign" in pos.data.settings  # Campaign Game, Replacements
+        due = u.flags.get("arrives") if not replacement else pos.date
+        if (u.status != "pending" and not replacement) or due is None or due > pos.date:
             st.fail(o, "ENTER_NOT_DUE", "Reinforcements",
                     f"unit {u.id} is not a reinforcement due by {pos.date}" + (f" (due {due})" if due else ""), unit=u.id)
             return
@@ -311,6 +316,8 @@ class MovementPhase:
             st.fail(o, "ENTER_BAD_HEX", "Reinforcements",
                     f"{pos.label(at)} is not a free hex of the {'west' if self.side == AXIS else 'east'} map edge "
                     "outside enemy zones of control", unit=u.id, place=at)
+            return
+        if replacement and not replace(self, o, u, at):
             return
         pos.place(u, at)
         u.flags.pop("arrives", None)

@@ -71,7 +71,7 @@ GAMES: dict[str, dict[str, Any]] = {
                        "a16": "Riga", "a18": "Pskov", "a8": "Iasi", "a6": "Odessa", "hu1": "Lvov", "ro3": "Odessa", "ro4": "Iasi"},
         "axis_rear": ["Minsk", "Lvov", "Riga", "Vilnius", "Brest", "Iasi", "Kaunas"],
         "axis_support": {"sup-1": "Minsk", "sup-2": "Lvov", "sup-3": "Riga", "sup-4": "Iasi"},
-        "variants": {"bulge-forces-east": {"pz5": "Minsk", "pz6": "Lvov", "a-west": "Brest"}},
+        "variants": {"bulge-forces-east": {"pz5": "Minsk", "pz6": "Lvov", "a-bulge": "Brest"}},
         "soviet_support": {"ss01": "Smolensk", "ss02": "Kiev", "ss03": "Gomel", "ss04": "Vinnitsa"},
         "soviet_armour": ["Smolensk", "Gomel", "Kiev", "Vinnitsa", "Zhitomir", "Odessa", "Pskov"],
         "soviet_rear": ["Smolensk", "Gomel", "Kiev", "Vinnitsa", "Zhitomir", "Pskov", "Novgorod", "Odessa", "Bryansk",
