@@ -395,8 +395,9 @@ class MovementPhase:
             mine = [u for u in pos.at(h) if u.side == self.side]
             pts = sum(map(_points, mine))
             if pts > limit:
+                what = "units" if self.side != AXIS else "stacking points (an army is three)"
                 st.fail(o, "STACK_OVER_LIMIT", "STACKING (A)",
-                        f"{pos.label(h)} holds {pts} stacking points at the end of the phase (limit {limit}): "
+                        f"{pos.label(h)} holds {pts} {what} at the end of the phase (limit {limit}): "
                         + ", ".join(u.id for u in mine), place=h)
 
 

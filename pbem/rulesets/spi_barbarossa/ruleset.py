@@ -406,6 +406,8 @@ class SpiBarbarossa(Ruleset):
                   "  - {breakdown: ARMY}  first in a phase;  {recombine: [CORPS, ...]}  last in a phase"]
         if state.phase == FIRST:
             lines.append("  - {attack: HEX, with: [UNIT, ...], supply: SUPPLYUNIT, air: [LUFTWAFFE], retreat: HEX}")
+        if campaign.settings(pos):
+            lines += self._campaign_notes(pos, state, side)
         lines.append("answers: crt: I, II or auto is the table you choose when the enemy attacks you (COMBAT);")
         lines.append("  it stands until you send another one; auto takes the table with fewer DE results")
         lines.append("your units (id, type, hex, allowance, supply, name):")
@@ -419,6 +421,24 @@ class SpiBarbarossa(Ruleset):
             lines.append("reinforcements you may enter now: " + ", ".join(sorted(u.id for u in due)))
         return lines
 
+    def _campaign_notes(self, pos: Position, state: GameState, side: str) -> list[str]:
+        """What the Campaign Game's own rules let this side do in this step, for the orders template."""
+        lines = []
+        if side == SOVIET:
+            lines.append("  - {exit: [ARMY, ...]}   Soviet armies on the west edge leave the map (Campaign Game Victory)")
+        if side == AXIS and state.phase == FIRST:
+            due = campaign.replacements_due(pos)
+            if due:
+                lines.append("replacements you may bring back now ({enter: UNIT, at: HEX} on the west edge, not in "
+                             "Finland; Replacements (A)-(C)): " + ", ".join(due))
+            if state.date[5:] == "03":
+                lines.append("March: the Red Air-Force removes one Luftwaffe unit: {remove: UNIT}, or answers "
+                             "luftwaffe: [UNIT, ...] (your preference); by default the first on the map by id")
+        if "modified-victory" in pos.options:
+            lines.append("answers: end: agree ends the game at the end of this game-turn if the other player agrees "
+                         "too (Modified Victory Conditions)")
+        return lines
+
     def summary(self, state: GameState, side: str | None, keys: Any = None) -> dict:
         d = spidata.load(self._scenario(state))
         pos = Position(d, state)
@@ -428,10 +448,14 @@ class SpiBarbarossa(Ruleset):
             counts[s] = {"on_map": len(on_map), "eliminated": sum(1 for u in pos.units.values() if u.side == s and u.status == "eliminated"),
                          "attack": sum(u.ct.attack for u in on_map), "defense": sum(u.ct.defense for u in on_map)}
         axis_vp = sum(c["vp"] for c in axis_cities(pos))  # if the game ended now
-        return {"game": state.game, "ruleset": self.id, "scenario": state.scenario.id, "step": state.step,
-                "turn": state.turn, "date": state.date, "weather": pos.weather, "phase": PHASE_TEXT[state.phase],
-                "awaiting": state.awaiting.to_dict(), "forces": counts, "axis_city_points": axis_vp,
-                "control": dict(state.control), "result": dict(state.result) if state.result else None}
+        out = {"game": state.game, "ruleset": self.id, "scenario": state.scenario.id, "step": state.step,
+               "turn": state.turn, "date": state.date, "weather": pos.weather, "phase": PHASE_TEXT[state.phase],
+               "awaiting": state.awaiting.to_dict(), "forces": counts, "axis_city_points": axis_vp,
+               "control": dict(state.control), "result": dict(state.result) if state.result else None}
+        if campaign.settings(pos):
+            out["campaign"] = campaign.counters(pos)
+            out["notes"] = [campaign.report(pos, state.date)]
+        return out
 
     def route(self, state: GameState, unit_id: str, target: str) -> dict:
         """Cheapest legal path for a unit to a hex in the current movement phase, with its cost."""
