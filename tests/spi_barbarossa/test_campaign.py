@@ -88,7 +88,8 @@ def test_RED_AIR_FORCE_the_germans_choose_by_order_or_standing_answer():
     standing answer `luftwaffe:` (his preferences, the first still in the game)."""
     out = play(march(), {"remove": "lf4"})
     assert [e["unit"] for e in kinds(out, "red-air-force")] == ["lf4"]
-    out = play(march(answers={"axis": {"luftwaffe": ["lf9", "lf2", "lf4"]}}))
+    out = play(march(answers={"axis": {"luftwaffe": ["lf5", "lf2", "lf4"]}}))  # the one standing in the state
+    assert [e["unit"] for e in kinds(out, "red-air-force")] == ["lf2"]  # lf5 (What-if 10) is not in this game
     assert codes(march(), {"remove": "a4"}) == ["RED_AIR_FORCE_UNIT"]
     out = play(march(), answers={"luftwaffe": ["lf2", "lf4"]})
     assert [e["unit"] for e in kinds(out, "red-air-force")] == ["lf2"]

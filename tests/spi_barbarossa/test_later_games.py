@@ -240,3 +240,18 @@ def test_GAME_LENGTH_stalingrad_ends_after_february_1943_with_the_city_count():
     [v] = kinds(out, "victory")
     assert {c["city"] for c in v["cities"]} >= {"Kiev", "Kharkov"} and v["axis_points"] == 58
     assert v["level"] == "Draw" and out.state.phase == "over"
+
+
+@pytest.mark.parametrize("name,first,last,turns", [("stalingrad-1942", "1942-06", "1943-02", 9),
+                                                   ("zitadelle-1943", "1943-07", "1943-12", 6),
+                                                   ("berlin-1944", "1944-06", "1945-02", 9)])
+def test_GAME_LENGTH_each_standard_game_its_own_number_of_game_turns(name, first, last, turns):
+    """GAME LENGTH: each standard game lasts its own number of game-turns (reconstructed: turns.source); the month
+    before the last goes on, the last one ends with the victory count."""
+    s = game.new_game(scen(name), game_id="g-len", seed="s")
+    assert (s.date, s.extras["last_turn"]) == (first, last)
+    from pbem.rulesets.spi_barbarossa.ruleset import previous_month
+    for date, over in ((previous_month(last), False), (last, True)):
+        st = later(name, {"a4": "2120", "sa01": "4010"}, side="soviet", phase="second-movement", date=date, turn=turns)
+        out = play(st)
+        assert (out.state.phase == "over") == over and bool(kinds(out, "victory")) == over
