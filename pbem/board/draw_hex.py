@@ -76,7 +76,7 @@ def drawing(view: View, *, around: str | None = None, radius: int | None = None)
     for p in places:
         if p.name:
             base.rect(p.x - 3.5, p.y - 3.5, 7, 7, "#222222")
-            base.text(p.x, p.y + r * 0.82, city_label(p), 8.5, fill="#222", bold=True, halo="#ffffff")
+            base.text(p.x, p.y + r * 0.77, city_label(p), 8.5, fill="#222", bold=True, halo="#ffffff")
     base.end()
 
     over = Canvas(r)
@@ -85,14 +85,14 @@ def drawing(view: View, *, around: str | None = None, radius: int | None = None)
         if p.controller and p.name:
             label = city_label(p)
             lw = text_width(label, 8.5) + 6
-            over.rect(p.x - lw / 2, p.y + r * 0.82 - 8.5, lw, 11, side_colour(view, p.controller), rx=3, place=p.id)
-            over.text(p.x, p.y + r * 0.82, label, 8.5, fill="#fff", bold=True)
+            over.rect(p.x - lw / 2, p.y + r * 0.77 - 8.5, lw, 11, side_colour(view, p.controller), rx=3, place=p.id)
+            over.text(p.x, p.y + r * 0.77, label, 8.5, fill="#fff", bold=True)
     over.end()
     over.group("units")
     for pid, here in view.units_at().items():
         if pid in centre:
             x, y = centre[pid]
-            stack(over, here, x, y + 3)
+            stack(over, here, x, y + 0.5)
     over.end()
     shown = _touching(view, centre)
     events(over, shown, centre)

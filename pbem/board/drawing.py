@@ -12,7 +12,7 @@ from typing import Sequence
 from ..view.model import Counter, Layers, Panel, Track, View
 from .canvas import Canvas, defs, f
 
-COUNTER_W, COUNTER_H = 40.0, 29.0
+COUNTER_W, COUNTER_H = 40.0, 27.0
 STACK_STEP = 3.0  # each counter under the top one shows this much to the upper left
 LINE_H = 14.0
 PANEL_W = 250.0
@@ -42,7 +42,8 @@ EDGE_STYLES = (  # feature -> colour, width, dash; drawn in this order (later on
 MARKERS = {"dispersed": ("D", "#000", "#fff"), "disrupted": ("Dis", "#e0a000", "#000"),
            "out-of-supply": ("OS", "#e06000", "#fff"), "used": ("U", "#555", "#fff"), "spent": ("S", "#555", "#fff"),
            "garrison": ("G", "#335", "#fff"), "upgraded": ("+", "#225522", "#fff"), "isolated": ("I", "#e06000", "#fff"),
-           "attacked": ("A", "#6a2c91", "#fff"), "moved": ("M", "#2a6a8a", "#fff"), "reserve": ("R", "#6a6a2a", "#fff")}
+           "attacked": ("A", "#6a2c91", "#fff"), "moved": ("M", "#2a6a8a", "#fff"), "reserve": ("R", "#6a6a2a", "#fff"),
+           "face-down": ("FD", "#111", "#fff")}
 
 
 def side_colour(view: View, side: str) -> str:
@@ -66,22 +67,22 @@ def counter(cv: Canvas, u: Counter, x: float, y: float, w: float = COUNTER_W, h:
     fill, ink = NATIONS.get(u.nation, NATIONS.get(u.side, ("#dddddd", "#111")))
     cv.group("unit", (("unit", u.key),))
     cv.rect(x - w / 2, y - h / 2, w, h, fill, stroke="#222", width=0.8, rx=2)
-    if u.face_down:
-        cv.text(x, y + 5, "?", 14, fill=ink, bold=True)
+    if u.face_down and not u.values:
+        cv.text(x, y + 5, "?" if not u.label else u.label, 14 if not u.label else 7, fill=ink, bold=True)
     else:
         small = h < 24
         if "dispersed" in u.markers:  # the back: blank in the side's colour, the values kept
             cv.rect(x - w / 2, y - h / 2, w, h, "#000", rx=2, opacity=0.35)
         if u.label and not small:
-            cv.text(x, y - h / 2 + 7, fit(u.label, 6.5, w - 3), 6.5, fill=ink)
-        cv.symbol(u.symbol, x - 7, y - h / 2 + (2 if small else 8.5), ink)
+            cv.text(x, y - h / 2 + 6.5, fit(u.label, 6.5, w - 3), 6.5, fill=ink)
+        cv.symbol(u.symbol, x - 7, y - h / 2 + (2 if small else 7.8), ink)
         if u.values:
             size = 8.0 if len(u.values) <= 7 else 7.0
             cv.text(x, y + h / 2 - 2.5, u.values, size, fill=ink, bold=True)
     top = y - h / 2 + 1
     for m in u.markers:
-        if m == "face-down":
-            continue
+        if m == "face-down" and not u.values and not u.label:
+            continue  # the counter itself shows it
         label, mfill, mink = MARKERS.get(m, (m[:2].upper(), "#444", "#fff"))
         tw = max(8.0, text_width(label, 6.5) + 3)
         cv.rect(x - w / 2 - 2, top, tw, 8, mfill, rx=1.5)

@@ -254,7 +254,7 @@ def _units_of(data: Mapping[str, Any]) -> list[str]:
     found: list[str] = []
     for k in ("unit", "units", "attackers", "defenders", "victims", "into"):
         v = data.get(k)
-        for u in ([v] if isinstance(v, str) else (v or ())):
+        for u in ([v] if isinstance(v, str) else v if isinstance(v, (list, tuple)) else ()):
             if isinstance(u, str) and u not in found:
                 found.append(u)
     return found
@@ -267,3 +267,22 @@ def _attack_label(kind: str, data: Mapping[str, Any]) -> str:
     if kind == "overrun":
         return "overrun"
     return " ".join(str(x) for x in (odds, result) if x not in (None, ""))
+
+
+# --- hidden pieces -------------------------------------------------------------------------------------
+
+def reads(side: str | None, keys: Any, owner: str) -> bool:
+    """Whether the viewer reads `owner`'s hidden pieces: only the owner itself, with its own secret."""
+    return side == owner and keys is not None and keys.knows(owner)
+
+
+def secret_tokens(state: Any, side: str | None, keys: Any) -> frozenset[str]:
+    """The token ids the viewer may not see (docs/hidden.md): every hiding side's tokens not yet opened, but
+    the viewer's own when it gave its secret. A View names none of them."""
+    out: set[str] = set()
+    for owner, register in sorted((state.hidden or {}).items()):
+        if reads(side, keys, owner):
+            continue
+        opened = register.get("opened") or {}
+        out.update(t for t in (register.get("tokens") or {}) if t not in opened)
+    return frozenset(out)
