@@ -255,3 +255,16 @@ def test_GAME_LENGTH_each_standard_game_its_own_number_of_game_turns(name, first
         st = later(name, {"a4": "2120", "sa01": "4010"}, side="soviet", phase="second-movement", date=date, turn=turns)
         out = play(st)
         assert (out.state.phase == "over") == over and bool(kinds(out, "victory")) == over
+
+
+def test_STARTING_FRONT_LINES_drawn_on_the_map_view():
+    """Starting Front Lines: the map a player sees (`pbem map`) draws the game's start line, hexside by hexside
+    between its two sides; the Campaign Game's map draws the Campaign Game Victory Line as well."""
+    s = game.new_game(scen("stalingrad-1942"), game_id="g-m", seed="s", setup="historical")
+    d = data_of(s)
+    sides, index = line_sides(d, "stalingrad-1942"), d.board.index
+    lines = [e for e in game.ruleset_of(s).view(s, None).edges if "start_line" in e.features]
+    assert lines and all({sides[index(e.a)], sides[index(e.b)]} == {"axis", "soviet"} for e in lines)
+    c = game.new_game("spi-barbarossa/campaign-1941", game_id="g-m", seed="s", setup="historical")
+    edges = game.ruleset_of(c).view(c, None).edges
+    assert any("victory_line" in e.features for e in edges) and any("start_line" in e.features for e in edges)
