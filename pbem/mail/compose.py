@@ -19,6 +19,7 @@ from ..core.errors import MismatchError, UsageError
 from ..core.folder import Folder, report_name, state_name
 from ..core.orders import OrdersFile
 from . import H_GAME, H_KIND, H_ORDERS, H_SIDE, H_STATE, H_STEP
+from .picture import add_map, receiver
 
 # CRLF line ends and 7-bit transfer encodings: what SMTP wants, so the .eml is also what is sent.
 POLICY = email_policy.SMTP.clone(cte_type="7bit")
@@ -114,6 +115,7 @@ def compose(folder: Folder, from_side: str, orders_path: str | None = None, date
     if orders:
         msg[H_ORDERS] = orders.hash()
     msg.set_content(body)
+    picture = add_map(msg, state, receiver(sorted(players), from_side), body, report.is_file(), ident)  # docs/maps.md
     msg.make_mixed()
     files = [(folder.path / state_name(step), "application", "x-yaml")]
     if report.is_file():
@@ -123,4 +125,4 @@ def compose(folder: Folder, from_side: str, orders_path: str | None = None, date
     for path, maintype, subtype in files:
         msg.attach(_attachment(path, maintype, subtype))
     msg.set_boundary(f"=_pbem_{ident[:24]}")  # "=_" never occurs in base64 or quoted-printable text
-    return Composed(msg, players[from_side], recipients, tuple(p.name for p, _, _ in files))
+    return Composed(msg, players[from_side], recipients, tuple(p.name for p, _, _ in files) + (picture,))

@@ -1,0 +1,64 @@
+"""The map in a game's mail: a PNG of the state the message carries, as its receiver may see it, and an HTML
+alternative body showing the report and that picture.
+
+The message becomes
+
+    multipart/mixed
+      multipart/related
+        multipart/alternative
+          text/plain          the report, unchanged: the first part, for text-only readers
+          text/html           the report and <img src="cid:...">
+        image/png             the map (inline, with a file name: every client can show or save it)
+      ...the attached files
+
+The picture is one part that both the HTML body and the attachment list use, so the message carries it once.
+PNG because most webmail shows no SVG. It is drawn from the receiver's View built without any secret: the
+sender's secrets are never read here, and the receiver sees only what the shared state shows anyone of its side.
+Boundaries and the Content-ID derive from the message's identity, so the same inputs give the same bytes.
+"""
+from __future__ import annotations
+
+from email.message import EmailMessage
+from html import escape
+
+from ..core.state import GameState
+
+
+def map_name(step: int, side: str | None) -> str:
+    return f"{step:04d}-map-{side}.png" if side else f"{step:04d}-map.png"
+
+
+def receiver(sides: list[str], from_side: str) -> str | None:
+    """The side the message is for: the one other player; with several, none (the public view)."""
+    others = [s for s in sides if s != from_side]
+    return others[0] if len(others) == 1 else None
+
+
+def _html(state: GameState, text_body: str, has_report: bool, cid: str, name: str, width: float) -> str:
+    from ..report.html import render_html
+
+    report = render_html(state.to_dict(), state.hash()) if has_report else f"<pre>{escape(text_body)}</pre>"
+    trailer = text_body[text_body.rfind("\n\npbem-game:") + 2:] if has_report else ""
+    img = (f'<p><img src="cid:{cid}" alt="map: {escape(name)}" width="{width:g}" '
+           'style="max-width:100%;height:auto;border:1px solid #999"></p>')
+    return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head>\n<body style=\"font-family:sans-serif\">\n"
+            + img + "\n" + report + (f"<pre>{escape(trailer)}</pre>\n" if trailer else "") + "</body></html>\n")
+
+
+def add_map(msg: EmailMessage, state: GameState, side: str | None, text_body: str, has_report: bool,
+            ident: str) -> str:
+    """Turn `msg` (its text body set, nothing attached yet) into related[alternative[text, html], png].
+
+    Returns the picture's file name. Call before `make_mixed()` and the attachments."""
+    from ..view import build_view, render_png
+
+    view = build_view(state, side, None)
+    png = render_png(view)
+    name = map_name(state.step, side)
+    cid = f"map-{ident[:24]}@pbem.invalid"
+    msg.add_alternative(_html(state, text_body, has_report, cid, name, view.board.width), subtype="html")
+    msg.set_boundary(f"=_pbem_{ident[:24]}_alt")
+    msg.make_related()
+    msg.add_related(png, "image", "png", cid=f"<{cid}>", disposition="inline", filename=name)
+    msg.set_boundary(f"=_pbem_{ident[:24]}_rel")
+    return name

@@ -1,0 +1,129 @@
+"""The pages pbem writes, opened from file:// in a real headless Chromium: `pbem view` of every worked example's
+game folder, `pbem adjudicate --report x.html`, `pbem show --report html` and `pbem map -o x.html`.
+
+Each must load with no console error and no request for anything (the pages are offline), draw the map (a
+screenshot of it is not blank), change step with the buttons and the arrow keys (the report follows), and
+show a counter's details when it is clicked and a place's when the pointer is over it.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from . import games, pixels
+from .browser import Opened
+from .helpers import EX, run
+
+
+@pytest.fixture(scope="module")
+def folders(tmp_path_factory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("games")
+    return {name: games.build(name, root / name) for name in games.GAMES}
+
+
+def drawn(opened: Opened) -> int:
+    """Distinct colours in a screenshot of the map's top-left corner (a blank or failed map has one or two)."""
+    box = opened.page.locator("#map").bounding_box()
+    assert box and box["width"] > 100 and box["height"] > 100
+    shot = opened.page.screenshot(clip={"x": box["x"], "y": box["y"], "width": min(480, box["width"]),
+                                        "height": min(320, box["height"])})
+    return pixels.colours(shot)
+
+
+def click_a_counter(opened: Opened) -> str:
+    """Click the first counter of the overlay; the panel names it a counter and lists its details."""
+    p = opened.page
+    key = p.get_attribute("#pbem-overlay [data-unit]", "data-unit")
+    p.locator(f"#pbem-overlay [data-unit='{key}']").first.click(force=True)
+    assert p.get_attribute("#details", "data-showing") == f"unit:{key}"
+    text = p.text_content("#details")
+    assert text.startswith("Counter") and len(p.query_selector_all("#details dt")) >= 2
+    p.locator(f"#pbem-overlay [data-unit='{key}']").first.click(force=True)  # let go again
+    return text
+
+
+def hover_a_place(opened: Opened) -> str:
+    p = opened.page
+    pid = p.get_attribute("#pbem-base [data-place]", "data-place")
+    p.locator(f"#pbem-base [data-place='{pid}']").first.dispatch_event("mouseover")
+    assert p.get_attribute("#details", "data-showing") == f"place:{pid}"
+    return p.text_content("#details")
+
+
+@pytest.mark.parametrize("name", list(games.GAMES))
+def test_view_replays_every_example_game(name: str, folders, chromium, tmp_path: Path) -> None:
+    out = tmp_path / f"{name}.html"
+    r = run("view", folders[name], "-o", out)
+    assert r.exit_code == 0, r.output
+    opened = Opened(chromium, out)
+    try:
+        p = opened.page
+        last = len(games.GAMES[name].steps)
+        assert p.get_attribute("body", "data-step") == str(last)  # opens on the latest step
+        assert drawn(opened) > 8
+        assert p.is_disabled("[data-go=next]") and not p.is_disabled("[data-go=prev]")
+        reports = {}
+        p.click("[data-go=first]")
+        for n in range(last + 1):
+            assert p.get_attribute("body", "data-step") == str(n)
+            text = p.text_content("#report")
+            assert f"Step:" in text and (f"{n - 1} -> {n}" in text if n else "0 (new game)" in text)
+            reports[n] = text
+            if n < last:
+                p.click("[data-go=next]")
+        assert len(set(reports.values())) == last + 1
+        p.keyboard.press("ArrowLeft")
+        assert p.get_attribute("body", "data-step") == str(last - 1)
+        p.keyboard.press("Home")
+        assert p.get_attribute("body", "data-step") == "0" and p.is_disabled("[data-go=prev]")
+        p.keyboard.press("ArrowRight")
+        assert p.get_attribute("body", "data-step") == "1"
+        p.keyboard.press("End")
+        assert p.text_content("#report") == reports[last]
+        click_a_counter(opened)
+        hover_a_place(opened)
+        p.click("[data-go=last]")  # the step the page opened on comes back whole after leaving it
+        assert p.text_content("#report") == reports[last] and drawn(opened) > 8
+        assert opened.problems() == []
+    finally:
+        opened.close()
+
+
+def test_adjudicate_html_report_and_show_report_html(chromium, tmp_path: Path) -> None:
+    r = run("adjudicate", EX / "state-0.yaml", EX / "orders-1-axis-a.yaml", "-o", tmp_path / "s1.yaml",
+            "--report", tmp_path / "report-1.html")
+    assert r.exit_code == 0, r.output
+    shown = run("show", tmp_path / "s1.yaml", "--report", "html")
+    assert shown.exit_code == 0
+    (tmp_path / "shown.html").write_text(shown.output, encoding="utf-8")
+    assert shown.output == (tmp_path / "report-1.html").read_text(encoding="utf-8")  # the same public page
+    for page in ("report-1.html", "shown.html"):
+        opened = Opened(chromium, tmp_path / page)
+        try:
+            p = opened.page
+            assert drawn(opened) > 8
+            text = p.text_content("#report")
+            assert "attack 1 (order 7)" in text and "combat/1/axis/1" in text  # the combats and the dice
+            assert p.query_selector("[data-go]") is None  # one step: no step buttons
+            details = click_a_counter(opened)
+            assert details
+            hover_a_place(opened)
+            p.click("#zoom")
+            assert "fit" not in (p.get_attribute("#map", "class") or "")
+            assert opened.problems() == []
+        finally:
+            opened.close()
+
+
+def test_map_html(chromium, tmp_path: Path) -> None:
+    out = tmp_path / "map.html"
+    r = run("map", EX / "state-1.yaml", "-o", out, "--side", "soviet")
+    assert r.exit_code == 0, r.output
+    opened = Opened(chromium, out)
+    try:
+        assert drawn(opened) > 8
+        click_a_counter(opened)
+        assert opened.problems() == []
+    finally:
+        opened.close()
