@@ -336,7 +336,7 @@ def _secrets(paths: tuple[str, ...], state: Any = None, state_file: str = "") ->
 def adjudicate(state_file: str, orders_files: tuple[str, ...], output: str, report_file: str | None, fmt: str | None,
                map_file: str | None, secrets: tuple[str, ...], void_illegal: bool, force: bool, as_json: bool) -> None:
     """Adjudicate one step: check the orders, roll the dice, write the next state and report."""
-    from .page_cmds import map_bytes, picture_target, render_report, report_format, write_bytes
+    from .page_cmds import map_bytes, picture_target, render_report, report_format
 
     state = game.load_state(state_file)
     orders = _load_all(orders_files)
@@ -357,7 +357,7 @@ def adjudicate(state_file: str, orders_files: tuple[str, ...], output: str, repo
     if report_file:
         write_atomic(report_file, report, force=force, protect=protect)
     if picture and drawn is not None:
-        write_bytes(picture, drawn, force=force, protect=protect)
+        write_atomic(picture, drawn, force=force, protect=protect)
     if output != "-" and report_file != "-":
         _out({"ok": True, "state": output, "hash": nxt.hash(), "rolls": len(outcome.rolls), "voided": len(outcome.voided),
               "awaiting": nxt.awaiting.to_dict()}, as_json,

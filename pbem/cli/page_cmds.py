@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import click
 
@@ -71,28 +71,6 @@ def map_bytes(state: Any, side: str | None, keys: Any, target: str) -> bytes:
     raise UsageError("the map's file name must end in .svg, .png or .html", where=target)
 
 
-def write_bytes(path: str, data: bytes, *, force: bool, protect: Sequence[str] = ()) -> None:
-    """Atomic like every output; text formats go through write_atomic, a PNG as bytes."""
-    if path == "-":
-        click.get_binary_stream("stdout").write(data)
-        return
-    if Path(path).suffix.lower() != ".png":
-        write_atomic(path, data.decode("utf-8"), force=force, protect=protect)
-        return
-    target = Path(path)
-    if target.exists() and not force:
-        raise UsageError("output exists; use --force to replace it", where=path)
-    if any(Path(p).resolve() == target.resolve() for p in protect if p != "-"):
-        raise UsageError("refusing to overwrite an input file", where=path)
-    tmp = target.with_name(f".{target.name}.tmp")
-    try:
-        tmp.write_bytes(data)
-        os.replace(tmp, target)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise UsageError(f"cannot write the file: {exc.strerror or exc}", where=path) from None
-
-
 @main.command("view")
 @click.argument("directory")
 @click.option("-o", "--output", required=True, help="the HTML file to write ('-' for standard output)")
@@ -106,32 +84,17 @@ def view(directory: str, output: str, side: str | None, secret_file: str | None,
     from ..core import folder as gf
     from ..view.page import replay_page
 
+    from .view_cmds import viewer
+
     fold = gf.Folder.open(directory)
     steps = fold.steps()
     if not steps:
         raise UsageError("the game folder holds no state", where=directory)
+    _, side, _ = viewer(str(fold.path / gf.state_name(steps[-1])), side, secret_file)  # as `pbem map` checks them
     states = [game.load_state(str(fold.path / gf.state_name(n))) for n in steps]
-    secrets = [game.load_secret(secret_file)] if secret_file else []
-    side = check_side(states[-1], side, secrets, secret_file)
-    page = replay_page(states, side, secrets)
+    page = replay_page(states, side, [game.load_secret(secret_file)] if secret_file else [])
     write_atomic(output, page, force=force, protect=(secret_file,) if secret_file else ())
     if output != "-":
         _out({"ok": True, "output": output, "steps": len(states), "side": side}, as_json,
              f"{len(states)} steps of game {states[-1].game} written to {output}"
              + (f", as {side} sees them" if side else ", as anyone sees them"))
-
-
-def check_side(state: Any, side: str | None, secrets: Sequence[dict], secret_file: str | None) -> str | None:
-    """--side and --secret as `pbem show` reads them: a secret is its own side's, and names the side if none is."""
-    rs = game.ruleset_of(state)
-    if side is not None and side not in rs.sides:
-        raise UsageError(f"no side {side!r} in this game; sides: {', '.join(rs.sides)}")
-    if not secrets:
-        return side
-    owner = secrets[0]["side"]
-    if owner not in (state.hidden or {}):
-        raise UsageError(f"{owner} hides no units in this game; --secret is only for hidden units here",
-                         where=secret_file or "")
-    if side is not None and side != owner:
-        raise UsageError(f"the secret is {owner}'s: it shows nothing to {side}", where=secret_file or "")
-    return owner

@@ -67,9 +67,13 @@ def _num(x: float) -> str:
 
 
 def _svg(board: Board, overlay: str) -> str:
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_num(board.width)}" height="{_num(board.height)}" '
-            f'viewBox="{escape(board.view_box)}" role="img" aria-label="map">{board.defs}'
-            f'<g id="pbem-base">{board.base}</g><g id="pbem-overlay">{overlay}</g></svg>')
+    """Two stacked SVGs with one viewBox: the base in its own (a composited layer the browser paints once),
+    the overlay in another on top, so a step change repaints only the overlay."""
+    size = f'width="{_num(board.width)}" height="{_num(board.height)}" viewBox="{escape(board.view_box)}"'
+    return (f'<div class="stack"><svg xmlns="http://www.w3.org/2000/svg" {size} class="base" role="img" '
+            f'aria-label="map">{board.defs}<g id="pbem-base">{board.base}</g></svg>'
+            f'<svg xmlns="http://www.w3.org/2000/svg" {size} class="overlay" aria-hidden="true">'
+            f'<g id="pbem-overlay">{overlay}</g></svg></div>')
 
 
 def _shared_places(frames: Sequence[Frame]) -> dict[str, Mapping[str, str]]:
@@ -96,11 +100,11 @@ def html_page(title: str, board: Board, frames: Sequence[Frame], start: int | No
     cur = frames[start]
     nav = ""
     if len(frames) > 1:
-        nav = ('<nav aria-label="steps"><button type="button" data-go="first" title="first step (Home)">&#x23EE; First</button> '
+        nav = ('<nav aria-label="steps"><button type="button" data-go="first" title="first step (Home)">|&#x25C0; First</button> '
                '<button type="button" data-go="prev" title="previous step (left arrow)">&#x25C0; Previous</button> '
                f'<span id="step-label">{escape(cur.label)}</span> '
                '<button type="button" data-go="next" title="next step (right arrow)">Next &#x25B6;</button> '
-               '<button type="button" data-go="last" title="last step (End)">Last &#x23ED;</button></nav>')
+               '<button type="button" data-go="last" title="last step (End)">Last &#x25B6;|</button></nav>')
     else:
         nav = f'<span id="step-label">{escape(cur.label)}</span>'
     return (

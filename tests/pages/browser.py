@@ -41,6 +41,7 @@ class Opened:
     def __init__(self, browser: Any, path: Path, width: int = 1400, height: int = 900) -> None:
         self.context = browser.new_context(viewport={"width": width, "height": height})
         self.page = self.context.new_page()
+        self.page.set_default_timeout(10000)
         self.console: list[str] = []
         self.errors: list[str] = []
         self.requests: list[str] = []
