@@ -6,10 +6,12 @@ Written once for every hex game (SPI Barbarossa, The Barbarossa File, The Russia
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from ..view.model import Layers, View
-from .draw_svg import (EDGE_STYLES, arrow_markers, cls, esc, events, f, header, header_height, side_colour, stack,
-                       style_sheet, symbol_defs)
+from .canvas import Canvas
+from .drawing import (EDGE_STYLES, TERRAIN, Drawing, colours, events, header, header_height, side_colour, stack,
+                      text_width)
 
 
 def _cube(pid: str) -> tuple[int, int] | None:
@@ -20,7 +22,7 @@ def _cube(pid: str) -> tuple[int, int] | None:
 
 
 def window(view: View, around: str | None, radius: int | None) -> set[str] | None:
-    """The hexes within `radius` of `around` (None: the whole map)."""
+    """The hexes within `radius` (default 6) of `around` (None: the whole map)."""
     if around is None:
         return None
     centre = _cube(around)
@@ -37,16 +39,16 @@ def window(view: View, around: str | None, radius: int | None) -> set[str] | Non
     return out
 
 
-def hexside(ax: float, ay: float, bx: float, by: float, r: float) -> tuple[float, float, float, float]:
+def hexside(ax: float, ay: float, bx: float, by: float, r: float) -> tuple[tuple[float, float], tuple[float, float]]:
     """The side two neighbouring hexes share: through the midpoint of their centres, across the line joining them."""
     mx, my = (ax + bx) / 2, (ay + by) / 2
     dx, dy = bx - ax, by - ay
     d = math.hypot(dx, dy) or 1.0
     px, py = -dy / d * r / 2, dx / d * r / 2
-    return mx - px, my - py, mx + px, my + py
+    return (mx - px, my - py), (mx + px, my + py)
 
 
-def layers(view: View, *, around: str | None = None, radius: int | None = None) -> Layers:
+def drawing(view: View, *, around: str | None = None, radius: int | None = None) -> Drawing:
     r = view.board.hex_radius
     keep = window(view, around, radius)
     places = [p for p in view.places if keep is None or p.id in keep]
@@ -59,72 +61,71 @@ def layers(view: View, *, around: str | None = None, radius: int | None = None) 
         w, h = max(xs) - min(xs) + 2 * r + 16, max(ys) - min(ys) + 2 * r + 16
     w = max(w, 520.0)
     hh = header_height(view, w)
-    corners = " ".join(f"{f(r * math.cos(math.radians(a)))},{f(r * math.sin(math.radians(a)))}"
-                       for a in range(0, 360, 60))
-    defs = (style_sheet(view) + symbol_defs() + arrow_markers(view) + f'<polygon id="hx" points="{corners}"/>')
 
-    base = ['<g class="terrain">']
+    base = Canvas(r)
+    base.group("terrain")
     for p in places:
-        base.append(f'<use href="#hx" x="{f(p.x)}" y="{f(p.y)}" class="hex t-{cls(p.terrain)}" data-place="{esc(p.id)}"/>')
-    base.append("</g>")
-    base.append(_edges(view, centre, r))
-    base.append('<g class="labels">')
+        base.hexagon(p.x, p.y, TERRAIN.get(p.terrain, "#efe8c8"), p.id)
+    base.end()
+    _edges(base, view, centre, r)
+    base.group("labels")
     for p in places:
-        base.append(f'<text class="hid" x="{f(p.x)}" y="{f(p.y - r * 0.55)}">{esc(p.id)}</text>')
+        base.text(p.x, p.y - r * 0.55, p.id, 7.5, fill="#5a5a5a")
         if p.code:
-            base.append(f'<text class="code" x="{f(p.x)}" y="{f(p.y + r * 0.8)}">{esc(p.code)}</text>')
+            base.text(p.x - r * 0.62, p.y + r * 0.12, p.code, 6.5, fill="#7a5420", anchor="start")
     for p in places:
         if p.name:
-            base.append(f'<rect x="{f(p.x - 3.5)}" y="{f(p.y - 3.5)}" width="7" height="7" fill="#222"/>'
-                        f'<text class="pname" x="{f(p.x)}" y="{f(p.y + r * 0.5)}">{esc(p.name)}</text>')
-        if p.value:
-            base.append(f'<circle cx="{f(p.x + r * 0.55)}" cy="{f(p.y - r * 0.3)}" r="5.5" fill="#555"/>'
-                        f'<text class="val" x="{f(p.x + r * 0.55)}" y="{f(p.y - r * 0.3 + 3)}">{esc(p.value)}</text>')
-    base.append("</g>")
+            base.rect(p.x - 3.5, p.y - 3.5, 7, 7, "#222222")
+            base.text(p.x, p.y + r * 0.77, city_label(p), 8.5, fill="#222", bold=True, halo="#ffffff")
+    base.end()
 
-    over = ['<g class="control">']
+    over = Canvas(r)
+    over.group("control")
     for p in places:
         if p.controller and p.name:
-            colour = side_colour(view, p.controller)
-            over.append(f'<circle cx="{f(p.x + r * 0.55)}" cy="{f(p.y - r * 0.3)}" r="6.5" fill="{colour}" '
-                        f'stroke="#fff" stroke-width="1" data-place="{esc(p.id)}"/>'
-                        + (f'<text class="val" x="{f(p.x + r * 0.55)}" y="{f(p.y - r * 0.3 + 3)}">{esc(p.value)}</text>'
-                           if p.value else ""))
-    over.append('</g><g class="units">')
+            label = city_label(p)
+            lw = text_width(label, 8.5) + 6
+            over.rect(p.x - lw / 2, p.y + r * 0.77 - 8.5, lw, 11, side_colour(view, p.controller), rx=3, place=p.id)
+            over.text(p.x, p.y + r * 0.77, label, 8.5, fill="#fff", bold=True)
+    over.end()
+    over.group("units")
     for pid, here in view.units_at().items():
         if pid in centre:
             x, y = centre[pid]
-            over.append(stack(here, x, y + 2))
-    over.append("</g>")
-    over.append(events(_visible(view, centre), centre))
-    over.append(header(view, x0, y0 - hh, w))
-    return Layers(w, h + hh, f"{f(x0)} {f(y0 - hh)} {f(w)} {f(h + hh)}", defs, "".join(base), "".join(over))
+            stack(over, here, x, y + 0.5)
+    over.end()
+    shown = _touching(view, centre)
+    events(over, shown, centre)
+    header(over, view, x0, y0 - hh, w)
+    return Drawing(x0, y0 - hh, w, h + hh, r, base, over, colours(shown))
 
 
-def _edges(view: View, centre: dict[str, tuple[float, float]], r: float) -> str:
+def city_label(p) -> str:
+    """A city's name with its value, as the map prints it: 'Moscow (8)'."""
+    return f"{p.name} ({p.value})" if p.value else p.name
+
+
+def layers(view: View, *, around: str | None = None, radius: int | None = None) -> Layers:
+    return drawing(view, around=around, radius=radius).layers()
+
+
+def _edges(cv: Canvas, view: View, centre: dict[str, tuple[float, float]], r: float) -> None:
     """Hexside features in a fixed order (borders under rivers), one path per feature."""
-    paths: dict[str, list[str]] = {name: [] for name, *_ in EDGE_STYLES}
+    runs: dict[str, list] = {name: [] for name, *_ in EDGE_STYLES}
     for e in view.edges:
-        if e.a not in centre or e.b not in centre:
-            continue
-        x1, y1, x2, y2 = hexside(*centre[e.a], *centre[e.b], r)
-        seg = f"M{f(x1)} {f(y1)}L{f(x2)} {f(y2)}"
-        for name in e.features:
-            if name in paths:
-                paths[name].append(seg)
-    out = ['<g class="hexsides" fill="none" stroke-linecap="round">']
+        if e.a in centre and e.b in centre:
+            seg = hexside(*centre[e.a], *centre[e.b], r)
+            for name in e.features:
+                if name in runs:
+                    runs[name].append(seg)
+    cv.group("hexsides")
     for name, colour, width, dash in EDGE_STYLES:
-        if paths[name]:
-            d = f' stroke-dasharray="{dash}"' if dash else ""
-            out.append(f'<path class="e-{cls(name)}" d="{"".join(paths[name])}" stroke="{colour}" '
-                       f'stroke-width="{f(width)}"{d}/>')
-    out.append("</g>")
-    return "".join(out)
+        if runs[name]:
+            cv.lines(runs[name], colour, width, dash=dash, cls=f"e-{name.replace('_', '-')}")
+    cv.end()
 
 
-def _visible(view: View, centre: dict[str, tuple[float, float]]) -> View:
-    """The View with only the events that touch the window (a cropped map leaves the others out)."""
-    from dataclasses import replace
-
+def _touching(view: View, centre: dict[str, tuple[float, float]]) -> View:
+    """The View with only the events that touch the drawn places (a cropped map leaves the others out)."""
     keep = tuple(m for m in view.events if any(p in centre for p in (*m.path, *m.sources, m.place) if p))
     return view if len(keep) == len(view.events) else replace(view, events=keep)

@@ -20,8 +20,8 @@ The API (stable; the HTML pages, the mail and `pbem map` use only these):
   ``radius`` steps of ``around`` (a place id).
 - ``render_svg(view, *, around=None, radius=None) -> str``: a standalone SVG document, ``defs + base +
   overlay`` in one ``<svg>``; the same View gives the same bytes.
-- ``render_png(view, *, around=None, radius=None, scale=1.0) -> bytes``: the SVG rendered to PNG with the
-  font shipped in this package (no system font needed); needs the ``maps`` extra (resvg-py).
+- ``render_png(view, *, around=None, radius=None, scale=1.0) -> bytes``: the same drawing rasterised to PNG
+  with the font shipped in this package (no system font needed); needs the ``maps`` extra (Pillow).
 
 What a side may not see is never in a View (docs/maps.md): a face-down counter is a counter with
 ``face_down`` and its side's colour only; a card in hand or a secret strategy appears in no form.
@@ -67,21 +67,23 @@ def _renderer(view: View) -> Any:
 
 def render_layers(view: View, *, around: str | None = None, radius: int | None = None) -> Layers:
     """The picture in parts (see the module docstring)."""
-    return _renderer(view).layers(view, around=around, radius=radius)
+    return _renderer(view).drawing(view, around=around, radius=radius).layers()
 
 
 def render_svg(view: View, *, around: str | None = None, radius: int | None = None) -> str:
     """A standalone SVG document of the View."""
-    from ..board.draw_svg import document
+    from ..board.drawing import document
 
-    lay = render_layers(view, around=around, radius=radius)
-    who = f"as {view.side} sees it" if view.side else "public view"
-    title = f"{view.board.title}: {view.game}, step {view.step}, {view.date}, {who}"
-    return document(lay.width, lay.height, lay.view_box, lay.defs, lay.base, lay.overlay, title)
+    return document(render_layers(view, around=around, radius=radius), _title(view))
 
 
 def render_png(view: View, *, around: str | None = None, radius: int | None = None, scale: float = 1.0) -> bytes:
-    """The View as PNG bytes (resvg, with the shipped font)."""
-    from .png import svg_to_png
+    """The View as PNG bytes: the renderer's drawing rasterised with the font shipped in pbem/view/fonts."""
+    from .png import drawing_to_png
 
-    return svg_to_png(render_svg(view, around=around, radius=radius), scale=scale)
+    return drawing_to_png(_renderer(view).drawing(view, around=around, radius=radius), scale=scale)
+
+
+def _title(view: View) -> str:
+    who = f"as {view.side} sees it" if view.side else "public view"
+    return f"{view.board.title}: {view.game}, step {view.step}, {view.date}, {who}"

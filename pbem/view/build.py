@@ -70,7 +70,7 @@ def cached(key: tuple[str, str], make: Callable[[], Geography]) -> Geography:
     return geo
 
 
-def hex_geography(key: str, map_doc: Mapping[str, Any], *, start_line: tuple[str, str] | None = None,
+def hex_geography(key: str, map_doc: Mapping[str, Any], board: Any, *, start_line: tuple[str, str] | None = None,
                   city_value: Callable[[str, Mapping[str, Any]], str] = lambda name, c: "",
                   city_tags: Callable[[str, Mapping[str, Any]], Sequence[str]] = lambda name, c: (),
                   codes: bool = False) -> Geography:
@@ -78,21 +78,17 @@ def hex_geography(key: str, map_doc: Mapping[str, Any], *, start_line: tuple[str
     any other land as the scenario's start line; other country changes are national borders; the map's own
     hexsides keep their features (river, strait, lake, sea, stalin_line, highway, border ...).
     With `codes`, the printed map's code of each hex (Coatney: aliases like 'K26') is shown."""
-    return cached((key, "hex"), lambda: _hex_geography(map_doc, start_line, city_value, city_tags, codes))
+    return cached((key, "hex"), lambda: _hex_geography(map_doc, board, start_line, city_value, city_tags, codes))
 
 
 _CODE = re.compile(r"[A-Z]{1,2}[0-9]{1,2}")
 
 
-def _hex_geography(doc: Mapping[str, Any], start_line: tuple[str, str] | None,
+def _hex_geography(doc: Mapping[str, Any], board: Any, start_line: tuple[str, str] | None,
                    city_value: Callable[[str, Mapping[str, Any]], str],
                    city_tags: Callable[[str, Mapping[str, Any]], Sequence[str]], codes: bool) -> Geography:
-    from ..board.hexgrid import HexGrid
-
-    grid = doc["grid"]
-    columns, rows = int(grid["columns"]), int(grid["rows"])
+    columns, rows = board.columns, board.rows
     hexes = doc.get("hexes") or {}
-    board = HexGrid.from_map(doc)
     cities: dict[str, tuple[str, Mapping[str, Any]]] = {}
     for name in sorted(doc.get("cities") or {}):
         c = doc["cities"][name]
@@ -110,8 +106,7 @@ def _hex_geography(doc: Mapping[str, Any], start_line: tuple[str, str] | None,
     places = []
     for hid in board.ids:
         h = hexes.get(hid) or {}
-        col, row = int(hid[:2]), int(hid[2:])
-        x, y = hex_centre(col, row)
+        x, y = hex_centre(int(hid[:2]), int(hid[2:]))
         terrain, country = str(h.get("terrain", "clear")), str(h.get("country") or "")
         name, value, tags = "", "", ()
         if hid in cities:
@@ -119,26 +114,34 @@ def _hex_geography(doc: Mapping[str, Any], start_line: tuple[str, str] | None,
             value = city_value(name, c)
             tags = tuple(city_tags(name, c))
         code = code_of.get(hid, "")
-        info = details(("hex", hid), ("code", code), ("city", name), ("value", value), ("terrain", terrain),
-                       ("country", country), ("features", ", ".join(tags)),
-                       ("hexsides", "; ".join(sides.get(hid, ()))))
+        if name or code or hid in sides:
+            info = details(("hex", hid), ("code", code), ("city", name), ("value", value), ("terrain", terrain),
+                           ("country", country), ("features", ", ".join(tags)),
+                           ("hexsides", "; ".join(sides.get(hid, ()))))
+        else:
+            info = details(("hex", hid), ("terrain", terrain), ("country", country))
         places.append(Place(hid, x, y, "hex", terrain, country, name, value, "", code, tags, info))
     edges: list[Edge] = []
     for (a, b), feats in sorted(board.links().items()):
         edges.append(Edge(board.ids[a], board.ids[b], details(*((k, _feature_value(v)) for k, v in sorted(feats.items())))))
-    land = {"sea", "lake"}
-    for a in range(len(board.ids)):
-        ca = places[a].country
-        for b in board.neighbours(a):
+    water = {"sea", "lake"}
+    table = board.neighbour_table()
+    for a, nbrs in enumerate(table):
+        pa = places[a]
+        ca = pa.country
+        if not ca or pa.terrain in water:
+            continue
+        for b in nbrs:
             if b <= a:
                 continue
-            cb = places[b].country
-            if not ca or not cb or ca == cb or places[a].terrain in land or places[b].terrain in land:
+            pb = places[b]
+            cb = pb.country
+            if not cb or ca == cb or pb.terrain in water:
                 continue
             if start_line and start_line[0] in (ca, cb):
-                edges.append(Edge(board.ids[a], board.ids[b], details(("start_line", start_line[1]))))
+                edges.append(Edge(pa.id, pb.id, details(("start_line", start_line[1]))))
             else:
-                edges.append(Edge(board.ids[a], board.ids[b], details(("border", f"{ca}/{cb}"))))
+                edges.append(Edge(pa.id, pb.id, details(("national_border", f"{ca}/{cb}"))))
     width, height = hex_size(columns, rows)
     title = str(doc.get("name", doc.get("id", "")))
     return Geography(Board("hex", title, width, height, HEX_RADIUS, columns, rows), tuple(places), tuple(edges),
@@ -251,7 +254,7 @@ def _units_of(data: Mapping[str, Any]) -> list[str]:
     found: list[str] = []
     for k in ("unit", "units", "attackers", "defenders", "victims", "into"):
         v = data.get(k)
-        for u in ([v] if isinstance(v, str) else (v or ())):
+        for u in ([v] if isinstance(v, str) else v if isinstance(v, (list, tuple)) else ()):
             if isinstance(u, str) and u not in found:
                 found.append(u)
     return found
@@ -264,3 +267,22 @@ def _attack_label(kind: str, data: Mapping[str, Any]) -> str:
     if kind == "overrun":
         return "overrun"
     return " ".join(str(x) for x in (odds, result) if x not in (None, ""))
+
+
+# --- hidden pieces -------------------------------------------------------------------------------------
+
+def reads(side: str | None, keys: Any, owner: str) -> bool:
+    """Whether the viewer reads `owner`'s hidden pieces: only the owner itself, with its own secret."""
+    return side == owner and keys is not None and keys.knows(owner)
+
+
+def secret_tokens(state: Any, side: str | None, keys: Any) -> frozenset[str]:
+    """The token ids the viewer may not see (docs/hidden.md): every hiding side's tokens not yet opened, but
+    the viewer's own when it gave its secret. A View names none of them."""
+    out: set[str] = set()
+    for owner, register in sorted((state.hidden or {}).items()):
+        if reads(side, keys, owner):
+            continue
+        opened = register.get("opened") or {}
+        out.update(t for t in (register.get("tokens") or {}) if t not in opened)
+    return frozenset(out)

@@ -20,7 +20,7 @@ SIZE_ORDER = {"army": 0, "corps": 1, "support": 2}
 
 
 def geography(d: spidata.SpiData):
-    return hex_geography(d.scenario.digest, d.map_doc, start_line=("ussr", "Soviet border (Starting Front Lines)"),
+    return hex_geography(d.scenario.digest, d.map_doc, d.board, start_line=("ussr", "Soviet border (Starting Front Lines)"),
                          city_value=lambda name, c: str(c.get("vp") or ""))
 
 
