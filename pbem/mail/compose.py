@@ -125,4 +125,5 @@ def compose(folder: Folder, from_side: str, orders_path: str | None = None, date
     for path, maintype, subtype in files:
         msg.attach(_attachment(path, maintype, subtype))
     msg.set_boundary(f"=_pbem_{ident[:24]}")  # "=_" never occurs in base64 or quoted-printable text
-    return Composed(msg, players[from_side], recipients, tuple(p.name for p, _, _ in files) + (picture,))
+    names = tuple(p.name for p, _, _ in files) + ((picture,) if picture else ())
+    return Composed(msg, players[from_side], recipients, names)

@@ -18,7 +18,7 @@ Boundaries and the Content-ID derive from the message's identity, so the same in
 """
 from __future__ import annotations
 
-from email.message import EmailMessage
+from email.message import EmailMessage, MIMEPart
 from html import escape
 
 from ..core.state import GameState
@@ -46,19 +46,30 @@ def _html(state: GameState, text_body: str, has_report: bool, cid: str, name: st
 
 
 def add_map(msg: EmailMessage, state: GameState, side: str | None, text_body: str, has_report: bool,
-            ident: str) -> str:
-    """Turn `msg` (its text body set, nothing attached yet) into related[alternative[text, html], png].
+            ident: str) -> str | None:
+    """Make `msg` (nothing attached yet) related[alternative[text_body, html], png].
 
-    Returns the picture's file name. Call before `make_mixed()` and the attachments."""
+    Returns the picture's file name; None (the message left as it was) where Pillow, the `maps` extra, is not
+    installed (or the ruleset draws no map): the mail still goes, without its picture. Call before `make_mixed()` and the attachments."""
+    from ..core.errors import UsageError
     from ..view import build_view, render_png
 
-    view = build_view(state, side, None)
-    png = render_png(view)
+    try:
+        view = build_view(state, side, None)
+        png = render_png(view)
+    except UsageError:  # no Pillow here, or a ruleset that draws no map
+        return None
     name = map_name(state.step, side)
     cid = f"map-{ident[:24]}@pbem.invalid"
-    msg.add_alternative(_html(state, text_body, has_report, cid, name, view.board.width), subtype="html")
-    msg.set_boundary(f"=_pbem_{ident[:24]}_alt")
-    msg.make_related()
-    msg.add_related(png, "image", "png", cid=f"<{cid}>", disposition="inline", filename=name)
+    alternative = MIMEPart(policy=msg.policy)
+    alternative.set_content(text_body)  # the same text part as before, now the first of the alternatives
+    alternative.add_alternative(_html(state, text_body, has_report, cid, name, view.board.width), subtype="html")
+    alternative.set_boundary(f"=_pbem_{ident[:24]}_alt")
+    picture = MIMEPart(policy=msg.policy)
+    picture.set_content(png, "image", "png", cid=f"<{cid}>", disposition="inline", filename=name)
+    msg.clear_content()  # the message's own body becomes related[alternative, picture]
+    msg.set_type("multipart/related")
+    msg.set_param("type", "multipart/alternative")  # RFC 2387: the root part's type
+    msg.set_payload([alternative, picture])
     msg.set_boundary(f"=_pbem_{ident[:24]}_rel")
     return name
