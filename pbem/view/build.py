@@ -286,3 +286,50 @@ def secret_tokens(state: Any, side: str | None, keys: Any) -> frozenset[str]:
         opened = register.get("opened") or {}
         out.update(t for t in (register.get("tokens") or {}) if t not in opened)
     return frozenset(out)
+
+
+# --- point-to-point and area maps -----------------------------------------------------------------------
+
+def graph_geography(key: str, board: Any, kind: str, *, width: float = 1500.0,
+                    place_kind: Callable[[str, Mapping[str, Any]], str] = lambda pid, d: "position",
+                    value: Callable[[str, Mapping[str, Any]], str] = lambda pid, d: "",
+                    tags: Callable[[str, Mapping[str, Any]], Sequence[str]] = lambda pid, d: (),
+                    title: str = "") -> Geography:
+    """A point-to-point (`kind` graph) or area (`kind` areas) map: each place where its lat/lon puts it,
+    projected (pbem.view.build.project); places of kind `box` stand in a column at the right instead."""
+    return cached((key, kind), lambda: _graph_geography(board, kind, width, place_kind, value, tags, title))
+
+
+def _graph_geography(board: Any, kind: str, width: float, place_kind: Callable, value: Callable, tags: Callable,
+                     title: str) -> Geography:
+    data = {pid: board.place_data(i) for i, pid in enumerate(board.ids)}
+    kinds = {pid: place_kind(pid, data[pid]) for pid in board.ids}
+    column = kind == "areas"  # an area map's boxes (reserves) stand beside it; a graph's off-map boxes where they lie
+    points = {pid: (float(d.get("lat", 0)), float(d.get("lon", 0))) for pid, d in data.items()
+              if not (column and kinds[pid] == "box")}
+    xy = project(points, width)
+    height = max((y for _, y in xy.values()), default=0.0) + 70.0
+    boxes = [pid for pid in board.ids if column and kinds[pid] == "box"]
+    for n, pid in enumerate(boxes):
+        xy[pid] = (num(width + 90.0), num(90.0 + n * 120.0))
+    total_w = width + (180.0 if boxes else 0.0)
+    height = max(height, 90.0 + len(boxes) * 120.0)
+    places = []
+    for pid in board.ids:
+        d = data[pid]
+        x, y = xy[pid]
+        t = tuple(tags(pid, d))
+        links = ", ".join(board.ids[j] for j in board.neighbours(board.index(pid)))
+        info = details(("place", pid), ("kind", kinds[pid]), ("country", d.get("country", "")),
+                       ("value", value(pid, d)), ("features", ", ".join(t)), ("links", links))
+        places.append(Place(pid, x, y, kinds[pid], "", str(d.get("country", "") or ""), pid, value(pid, d), "", "", t,
+                            info))
+    edges = []
+    for i, pid in enumerate(board.ids):
+        for j in board.neighbours(i):
+            if j > i:
+                feats = dict(board.link(i, j))
+                edges.append(Edge(pid, board.ids[j], details(("link", "yes"),
+                                                             *((k, _feature_value(v)) for k, v in sorted(feats.items())))))
+    board_v = Board(kind, title, num(total_w), num(height))
+    return Geography(board_v, tuple(places), tuple(edges), {p.id: i for i, p in enumerate(places)})
