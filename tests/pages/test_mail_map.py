@@ -47,7 +47,7 @@ def test_structure_text_first_html_and_png(fast: Path, tmp_path: Path) -> None:
     assert first.get_content_type() == "text/plain"  # text-only readers see the report first, as before
     report = (fast / "0007-report.txt").read_text(encoding="utf-8")
     state = game.load_state(str(fast / "0007-state.yaml"))
-    assert first.get_content() == report.rstrip("\n") + (
+    assert first.get_content().replace("\r\n", "\n") == report.rstrip("\n") + (
         f"\n\npbem-game: {state.game}\npbem-step: 7\npbem-state: {state.hash()}\n")
     assert png.get_content_type() == "image/png" and png.get_filename() == "0007-map-soviet.png"
     assert png.get_content_disposition() == "inline"

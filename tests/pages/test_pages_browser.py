@@ -31,15 +31,26 @@ def drawn(opened: Opened) -> int:
     return pixels.colours(shot)
 
 
+# A counter the pointer can reach (not under another one of its stack), and the point to click it at.
+REACHABLE = """() => { for (const el of document.querySelectorAll('#pbem-overlay [data-unit]')) {
+  const r = el.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const hit = document.elementFromPoint(x, y);
+  if (r.width > 2 && hit && hit.closest('[data-unit]') === el) return [el.getAttribute('data-unit'), x, y]; }
+  return null; }"""
+
+
 def click_a_counter(opened: Opened) -> str:
-    """Click the first counter of the overlay; the panel names it a counter and lists its details."""
+    """Click a counter on the map; the panel names it a counter and lists its details; a second click lets go."""
     p = opened.page
-    key = p.get_attribute("#pbem-overlay [data-unit]", "data-unit")
-    p.locator(f"#pbem-overlay [data-unit='{key}']").first.click(force=True)
+    p.locator("#map").scroll_into_view_if_needed()
+    found = p.evaluate(REACHABLE)
+    assert found, "no counter on the map can be clicked"
+    key, x, y = found
+    p.mouse.click(x, y)
     assert p.get_attribute("#details", "data-showing") == f"unit:{key}"
     text = p.text_content("#details")
     assert text.startswith("Counter") and len(p.query_selector_all("#details dt")) >= 2
-    p.locator(f"#pbem-overlay [data-unit='{key}']").first.click(force=True)  # let go again
+    p.mouse.click(x, y)  # let go again
     return text
 
 
