@@ -133,10 +133,29 @@ def step_label(view: Any) -> str:
     return f"step {view.step}: {view.date}, game-turn {view.turn}{awaiting}"
 
 
+def counter_text(u: Any) -> str:
+    """A counter as a place's details list it: what the View prints on it (a face-down one: only that)."""
+    if u.face_down:
+        return f"face-down {u.side}"
+    return " ".join(x for x in (u.label, u.values) if x) or u.side
+
+
+def place_details(view: Any) -> dict[str, dict[str, str]]:
+    """Each place's details from the View, with the counters the View shows there (occupants)."""
+    here = view.units_at()
+    out = {}
+    for p in view.places:
+        d = dict(p.details)
+        if p.id in here:
+            d.setdefault("units", ", ".join(counter_text(u) for u in here[p.id]))
+        out[p.id] = d
+    return out
+
+
 def frame_of(view: Any, layers: Any, report: str, label: str | None = None) -> Frame:
     """A View's step as a page frame: its overlay, its report and the details of its counters and places."""
     return Frame(label or step_label(view), layers.overlay, report,
-                 {u.key: dict(u.details) for u in view.units}, {p.id: dict(p.details) for p in view.places})
+                 {u.key: dict(u.details) for u in view.units}, place_details(view))
 
 
 def board_of(layers: Any) -> Board:

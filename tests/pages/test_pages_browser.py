@@ -54,12 +54,24 @@ def click_a_counter(opened: Opened) -> str:
     return text
 
 
+# A place of the shown step with counters on it, from the page's own data.
+OCCUPIED = """() => { const d = JSON.parse(document.getElementById('pbem-data').textContent);
+  const at = Number(document.body.getAttribute('data-step')), s = d.steps[at];
+  for (const el of document.querySelectorAll('#pbem-base [data-place]')) { const id = el.getAttribute('data-place');
+    const rows = s.places[id] || d.places[id]; if (rows && rows.units) return id; }
+  return null; }"""
+
+
 def hover_a_place(opened: Opened) -> str:
+    """The pointer over a place with counters shows the place's details and its occupants."""
     p = opened.page
-    pid = p.get_attribute("#pbem-base [data-place]", "data-place")
+    pid = p.evaluate(OCCUPIED)
+    assert pid, "no place on the map holds a counter"
     p.locator(f"#pbem-base [data-place='{pid}']").first.dispatch_event("mouseover")
     assert p.get_attribute("#details", "data-showing") == f"place:{pid}"
-    return p.text_content("#details")
+    text = p.text_content("#details")
+    assert text.startswith("Place") and "units" in text
+    return text
 
 
 @pytest.mark.parametrize("name", list(games.GAMES))
