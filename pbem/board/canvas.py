@@ -93,7 +93,7 @@ class Canvas:
 
     # --- output ---
     def svg(self) -> str:
-        return "".join(_svg(op, self.hex_radius) for op in self.ops)
+        return "\n".join(_svg(op, self.hex_radius) for op in self.ops)
 
 
 def _attr_place(place: str) -> str:

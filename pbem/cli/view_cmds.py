@@ -88,6 +88,9 @@ def _place(state: Any, ref: str) -> str:
     try:
         return board.resolve(ref)
     except PbemError:
+        folded = [pid for pid in board.ids if pid.casefold() == str(ref).casefold()]
+        if folded:
+            return folded[0]
         raise UsageError(f"no place {ref!r} on the {state.ruleset} map (give a place id or a name)") from None
 
 
@@ -131,7 +134,8 @@ def show_units(state_file: str, side: str | None, secret_file: str | None, as_js
         lines.append(f"{s} ({len(mine)}):")
         for r in mine:
             where_ = r["place"] + (f" ({r['place_name']})" if r["place_name"] and r["place_name"] != r["place"] else "")
-            what = "face-down" if r["face_down"] else " ".join(x for x in (r["label"], r["values"]) if x)
+            what = " ".join(x for x in (r["label"], r["values"]) if x)
+            what = f"face-down {what}".strip() if r["face_down"] else what
             name = r["details"].get("name", "")
             status = ", ".join(r["markers"]) or "ok"
             lines.append(f"  {what:<22} {where_:<28} {status}" + (f"  {name}" if name else ""))

@@ -61,13 +61,15 @@ def where_text(info: dict[str, Any]) -> str:
         lines.append(f"  {k}: {v}")
     lines.append("  neighbours:")
     for n in info["neighbours"]:
-        feats = ", ".join(k.replace("_", " ") + ("" if v == "yes" else f" {v}") for k, v in n["features"].items())
+        feats = ", ".join(k.replace("_", " ") + ("" if v == "yes" else f" {v}") for k, v in n["features"].items()
+                          if k != "link")
         lines.append(f"    {n['place']}" + (f" ({n['name']})" if n["name"] and n["name"] != n["place"] else "")
                      + (f"  [{feats}]" if feats else ""))
     if info["occupants"]:
         lines.append("  occupants:")
         for u in info["occupants"]:
-            what = "face-down counter" if u["face_down"] else " ".join(x for x in (u["label"], u["values"]) if x)
+            what = " ".join(x for x in (u["label"], u["values"]) if x) or "counter"
+            what = f"face-down {what}" if u["face_down"] else what
             name = u["details"].get("name", "")
             mk = f" [{', '.join(u['markers'])}]" if u["markers"] else ""
             lines.append(f"    {u['side']}: {what}" + (f" ({name})" if name else "") + mk)

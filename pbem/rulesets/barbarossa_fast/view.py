@@ -63,8 +63,8 @@ def build(rs: Any, state: GameState, side: str | None, keys: Any = None, *, even
             info = details(("unit", u.id), ("kind", kind + (" (face down, yours only)" if hidden else "")),
                            ("factor", FACTOR.get(kind, "")), ("position", u.location),
                            ("state", ", ".join(markers) or "ready"))
-            raw.append(Counter("", SOVIET, u.location, "soviet", SYMBOL.get(kind, "infantry"), u.id if hidden or mine
-                               else kind, str(FACTOR.get(kind, "")), kind, (("face-down",) if hidden else ()) + tuple(markers),
+            raw.append(Counter("", SOVIET, u.location, "soviet", SYMBOL.get(kind, "infantry"), u.id,
+                               f"{kind} {FACTOR.get(kind, '')}", kind, (("face-down",) if hidden else ()) + tuple(markers),
                                hidden, info))
         ids.append(u.id)
     order = {s: i for i, s in enumerate(SIDES)}

@@ -83,7 +83,8 @@ def build(rs: Any, state: GameState, side: str | None, keys: Any = None, *, even
     phase = turn.TEXT.get(state.phase, state.phase)
     aw = state.awaiting
     return View(rs.id, state.game, state.step, state.turn, state.date, phase, side, geo.board,
-                with_control(geo, controller), geo.edges, units, _panels(rs, state, pos, phase), (), evs, SIDES,
+                with_control(geo, controller), geo.edges, units,
+                _panels(rs, state, pos, phase) + _own(rs, state, keys if own_tokens else None), (), evs, SIDES,
                 "" if aw.kind == "none" else f"{aw.side} {aw.kind}")
 
 
@@ -134,6 +135,14 @@ def _panels(rs: Any, state: GameState, pos: Position, phase: str) -> tuple[Panel
         out.append(Panel("Victory (IV)", (("Axis victory cities", f"{count} of {victory.target(pos)}"),
                                           ("held", ", ".join(held) or "none"))))
     return tuple(out)
+
+
+def _own(rs: Any, state: GameState, keys: Any) -> tuple[Panel, ...]:
+    """The Soviet's own secrets, for him only (with his secret): his scenario letters (XVI.C.2.b-d)."""
+    if keys is None:
+        return ()
+    letters = rs.private(state, keys).get("your scenario letters")
+    return (Panel("Yours only (secret)", tuple(("", x) for x in letters), SOVIET),) if letters else ()
 
 
 def where(rs: Any, state: GameState, place: str, side: str | None, keys: Any = None) -> dict:
