@@ -47,10 +47,15 @@ def test_buttons_keys_and_details(page: Opened) -> None:
     assert p.get_attribute("body", "data-step") == "1"
     p.click("[data-unit=u1]")
     assert "moved" in p.text_content("#details")
-    p.keyboard.press("Home")  # the pinned counter follows the step
-    assert "moved" not in p.text_content("#details") and "6-4-10" in p.text_content("#details")
-    p.click("[data-unit=u1]")  # let go
-    p.mouse.move(150, 300)
+    p.mouse.move(5, 5)
+    p.keyboard.press("Home")  # a counter's key is its step's own: a pinned counter lets go
+    assert p.get_attribute("#details", "data-showing") is None and "Hover" in p.text_content("#details")
+    p.click("[data-place=h2]", position={"x": 80, "y": 80})
+    assert "occupant" not in p.text_content("#details") and "rough" in p.text_content("#details")
+    p.keyboard.press("ArrowRight")  # a pinned place stays pinned, with the new step's details
+    assert "occupantpz1" in p.text_content("#details")
+    p.hover("[data-unit=u1]")  # while pinned, hovering shows nothing else
+    assert "occupantpz1" in p.text_content("#details")
     assert page.problems() == []
 
 

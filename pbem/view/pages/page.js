@@ -23,7 +23,7 @@
 
   function show(el) {
     var d = el && described(el);
-    if (!d) { panel.innerHTML = hint; return; }
+    if (!d) { panel.innerHTML = hint; panel.removeAttribute("data-showing"); return; }
     panel.textContent = "";  // built with DOM calls: nothing from the data is parsed as markup
     var h = document.createElement("h2");
     h.textContent = d.kind === "unit" ? "Counter" : "Place";
@@ -60,23 +60,18 @@
     pin(t && t !== pinned ? t : null);
   });
 
-  function find(kind, key) {
-    var sel = "[data-" + kind + '="' + CSS.escape(key) + '"]';
-    return kind === "unit" ? overlay.querySelector(sel) : map.querySelector(sel);
-  }
-
   function go(i) {
     i = Math.max(0, Math.min(steps.length - 1, i));
     if (i === at) return;
-    var was = pinned && (pinned.hasAttribute("data-unit") ? ["unit", pinned.getAttribute("data-unit")]
-                                                           : ["place", pinned.getAttribute("data-place")]);
+    // A pinned place stays pinned; a counter's key is local to its step's View, so a pinned counter lets go.
+    var was = pinned && pinned.getAttribute("data-place");
     at = i;
     overlay.innerHTML = steps[i].overlay;
     report.innerHTML = steps[i].report;
     label.textContent = steps[i].label;
     document.body.setAttribute("data-step", String(i));
     buttons();
-    pin(was ? find(was[0], was[1]) : null);
+    pin(was ? map.querySelector('#pbem-base [data-place="' + CSS.escape(was) + '"]') : null);
   }
 
   function buttons() {
