@@ -5,11 +5,10 @@ calendar and weather. The area map (draw_areas) is this renderer with areas draw
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import replace
 
 from ..view.model import Layers, Place, View
 from .canvas import Canvas
-from .drawing import COUNTRY, Drawing, colours, events, header, header_height, side_colour, stack
+from .drawing import COUNTRY, Drawing, colours, events, frame, header, header_height, side_colour, stack, touching
 
 KIND_FILL = {"position": "#ffffff", "base": "#c9ced2", "box": "#f4f1e6", "frontline": "#ffffff"}
 
@@ -37,16 +36,7 @@ def window(view: View, around: str | None, radius: int | None) -> set[str] | Non
 
 
 def drawing(view: View, *, around: str | None = None, radius: int | None = None, areas: bool = False) -> Drawing:
-    keep = window(view, around, radius)
-    places = [p for p in view.places if keep is None or p.id in keep]
-    centre = {p.id: (p.x, p.y) for p in places}
-    if keep is None:
-        x0, y0, w, h = 0.0, 0.0, view.board.width, view.board.height
-    else:
-        xs, ys = [p.x for p in places], [p.y for p in places]
-        x0, y0 = min(xs) - 90, min(ys) - 60
-        w, h = max(xs) - min(xs) + 180, max(ys) - min(ys) + 120
-    w = max(w, 560.0)
+    places, centre, x0, y0, w, h = frame(view, window(view, around, radius), 90.0, 60.0, 560.0)
     hh = header_height(view, w)
 
     base = Canvas()
@@ -74,7 +64,7 @@ def drawing(view: View, *, around: str | None = None, radius: int | None = None,
             x, y = centre[pid]
             stack(over, here, x, y - (0 if not areas else 4))
     over.end()
-    shown = _touching(view, centre)
+    shown = touching(view, centre)
     events(over, shown, centre)
     header(over, view, x0, y0 - hh, w)
     return Drawing(x0, y0 - hh, w, h + hh, 0.0, base, over, colours(shown))
@@ -105,11 +95,3 @@ def _place(cv: Canvas, p: Place, areas: bool) -> None:
 
 def layers(view: View, *, around: str | None = None, radius: int | None = None) -> Layers:
     return drawing(view, around=around, radius=radius).layers()
-
-
-def _touching(view: View, centre: dict[str, tuple[float, float]]) -> View:
-    keep = tuple(m for m in view.events if any(p in centre for p in (*m.path, *m.sources, m.place) if p))
-    return view if len(keep) == len(view.events) else replace(view, events=keep)
-
-
-

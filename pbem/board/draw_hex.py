@@ -6,12 +6,11 @@ Written once for every hex game (SPI Barbarossa, The Barbarossa File, The Russia
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 from ..view.model import Layers, View
 from .canvas import Canvas
-from .drawing import (EDGE_STYLES, TERRAIN, Drawing, colours, events, header, header_height, side_colour, stack,
-                      text_width)
+from .drawing import (EDGE_STYLES, TERRAIN, Drawing, colours, events, frame, header, header_height, side_colour,
+                      stack, text_width, touching)
 
 
 def _cube(pid: str) -> tuple[int, int] | None:
@@ -50,16 +49,7 @@ def hexside(ax: float, ay: float, bx: float, by: float, r: float) -> tuple[tuple
 
 def drawing(view: View, *, around: str | None = None, radius: int | None = None) -> Drawing:
     r = view.board.hex_radius
-    keep = window(view, around, radius)
-    places = [p for p in view.places if keep is None or p.id in keep]
-    centre = {p.id: (p.x, p.y) for p in places}
-    if keep is None:
-        x0, y0, w, h = 0.0, 0.0, view.board.width, view.board.height
-    else:
-        xs, ys = [p.x for p in places], [p.y for p in places]
-        x0, y0 = min(xs) - r - 8, min(ys) - r - 8
-        w, h = max(xs) - min(xs) + 2 * r + 16, max(ys) - min(ys) + 2 * r + 16
-    w = max(w, 520.0)
+    places, centre, x0, y0, w, h = frame(view, window(view, around, radius), r + 8, r + 8, 520.0)
     hh = header_height(view, w)
 
     base = Canvas(r)
@@ -94,7 +84,7 @@ def drawing(view: View, *, around: str | None = None, radius: int | None = None)
             x, y = centre[pid]
             stack(over, here, x, y + 0.5)
     over.end()
-    shown = _touching(view, centre)
+    shown = touching(view, centre)
     events(over, shown, centre)
     header(over, view, x0, y0 - hh, w)
     return Drawing(x0, y0 - hh, w, h + hh, r, base, over, colours(shown))
@@ -123,9 +113,3 @@ def _edges(cv: Canvas, view: View, centre: dict[str, tuple[float, float]], r: fl
         if runs[name]:
             cv.lines(runs[name], colour, width, dash=dash, cls=f"e-{name.replace('_', '-')}")
     cv.end()
-
-
-def _touching(view: View, centre: dict[str, tuple[float, float]]) -> View:
-    """The View with only the events that touch the drawn places (a cropped map leaves the others out)."""
-    keep = tuple(m for m in view.events if any(p in centre for p in (*m.path, *m.sources, m.place) if p))
-    return view if len(keep) == len(view.events) else replace(view, events=keep)

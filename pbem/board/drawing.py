@@ -6,7 +6,7 @@ not depend on what fonts a machine has.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from ..view.model import Counter, Layers, Panel, Track, View
@@ -214,6 +214,25 @@ def track(cv: Canvas, t: Track, x: float, y: float, width: float) -> None:
 
 
 # --- putting a picture together --------------------------------------------------------------------------
+
+def frame(view: View, keep: set[str] | None, pad_x: float, pad_y: float, min_width: float):
+    """The places drawn (all, or those kept by a crop), their centres, and the map's box around them."""
+    places = [p for p in view.places if keep is None or p.id in keep]
+    centre = {p.id: (p.x, p.y) for p in places}
+    if keep is None:
+        x0, y0, w, h = 0.0, 0.0, view.board.width, view.board.height
+    else:
+        xs, ys = [p.x for p in places], [p.y for p in places]
+        x0, y0 = min(xs) - pad_x, min(ys) - pad_y
+        w, h = max(xs) - min(xs) + 2 * pad_x, max(ys) - min(ys) + 2 * pad_y
+    return places, centre, x0, y0, max(w, min_width), h
+
+
+def touching(view: View, centre: dict[str, tuple[float, float]]) -> View:
+    """The View with only the events that touch the drawn places (a cropped map leaves the others out)."""
+    keep = tuple(m for m in view.events if any(p in centre for p in (*m.path, *m.sources, m.place) if p))
+    return view if len(keep) == len(view.events) else replace(view, events=keep)
+
 
 @dataclass(frozen=True)
 class Drawing:

@@ -82,6 +82,7 @@ def hex_geography(key: str, map_doc: Mapping[str, Any], board: Any, *, start_lin
 
 
 _CODE = re.compile(r"[A-Z]{1,2}[0-9]{1,2}")
+_PLAIN = details()
 
 
 def _hex_geography(doc: Mapping[str, Any], board: Any, start_line: tuple[str, str] | None,
@@ -114,12 +115,11 @@ def _hex_geography(doc: Mapping[str, Any], board: Any, start_line: tuple[str, st
             value = city_value(name, c)
             tags = tuple(city_tags(name, c))
         code = code_of.get(hid, "")
+        info = _PLAIN  # a plain hex's details are its id, terrain and country (Place.to_dict), made when asked
         if name or code or hid in sides:
             info = details(("hex", hid), ("code", code), ("city", name), ("value", value), ("terrain", terrain),
                            ("country", country), ("features", ", ".join(tags)),
                            ("hexsides", "; ".join(sides.get(hid, ()))))
-        else:
-            info = details(("hex", hid), ("terrain", terrain), ("country", country))
         places.append(Place(hid, x, y, "hex", terrain, country, name, value, "", code, tags, info))
     edges: list[Edge] = []
     for (a, b), feats in sorted(board.links().items()):
@@ -194,6 +194,18 @@ ATTACK_KINDS = {"combat", "battle", "attack", "overrun"}
 PLACE_KINDS = {"eliminated": "eliminated", "control": "control", "exposed": "exposed", "reinforcement": "arrival",
                "arrival": "arrival", "enter": "arrival", "returns": "arrival", "place": "arrival", "air": "other",
                "breakdown": "other", "thaw": "move", "supply-expended": "other"}
+
+
+def resolver(board: Any) -> Callable[[Any], str | None]:
+    """An event's hex id or place name as a place id of this board, None when it names none."""
+    def resolve(ref: Any) -> str | None:
+        if not isinstance(ref, str) or not ref:
+            return None
+        try:
+            return board.resolve(ref)
+        except Exception:
+            return None
+    return resolve
 
 
 def scrub(text: str, secret: frozenset[str]) -> str:

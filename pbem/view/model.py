@@ -67,8 +67,12 @@ class Place:
                 out[k] = getattr(self, k)
         if self.tags:
             out["tags"] = list(self.tags)
-        out["details"] = dict(self.details)
+        out["details"] = dict(self.details) if self.details else self.plain_details()
         return out
+
+    def plain_details(self) -> dict:
+        """What a place with no details of its own shows: its id, terrain and country."""
+        return {k: v for k, v in ((self.kind, self.id), ("terrain", self.terrain), ("country", self.country)) if v}
 
 
 @dataclass(frozen=True)

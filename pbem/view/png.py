@@ -16,7 +16,7 @@ from typing import Any
 from ..core.errors import UsageError
 
 FONTS = Path(__file__).with_name("fonts")
-SUPERSAMPLE = 2  # draw at twice the size and reduce: Pillow's shapes are not anti-aliased otherwise
+SUPERSAMPLE = 2  # the base is drawn at twice the size and reduced: Pillow's shapes are not anti-aliased otherwise
 
 
 def _pillow() -> Any:
@@ -45,22 +45,61 @@ def _rgba(colour: str, opacity: float = 1.0) -> tuple[int, int, int, int]:
     return (*rgb(colour), round(255 * opacity))
 
 
+RASTER = "pbem-map-raster/1"  # bump when the rasteriser changes what it draws: cached bases are keyed by it
+
+
 def drawing_to_png(drawing: Any, *, scale: float = 1.0) -> bytes:
-    """The drawing as PNG bytes: white background, every operation in order, a 256-colour palette."""
+    """The drawing as PNG bytes: the base (terrain, hexsides, names) drawn at twice the size and reduced, so
+    lines are smooth; the overlay (units, events, header) drawn on it at full size; a 256-colour palette."""
     Image, ImageDraw, _ = _pillow()
-    k = scale * SUPERSAMPLE
-    width, height = max(1, math.ceil(drawing.width * scale)), max(1, math.ceil(drawing.height * scale))
-    im = Image.new("RGB", (width * SUPERSAMPLE, height * SUPERSAMPLE), (255, 255, 255))
-    pen = _Pen(im, ImageDraw.Draw(im, "RGBA"), drawing.x, drawing.y, k, drawing.hex_radius)
-    for canvas in (drawing.base, drawing.overlay):
-        for op in canvas.ops:
-            _draw(pen, op)
-    if SUPERSAMPLE > 1:
-        im = im.reduce(SUPERSAMPLE)
+    im = _base(drawing, scale)
+    pen = _Pen(im, ImageDraw.Draw(im, "RGBA"), drawing.x, drawing.y, scale, drawing.hex_radius)
+    for op in drawing.overlay.ops:
+        _draw(pen, op)
     pal = im.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     out = io.BytesIO()
     pal.save(out, "PNG", compress_level=6)
     return out.getvalue()
+
+
+def _base(drawing: Any, scale: float) -> Any:
+    """The base layer as an RGB image at the output size. It is the same for every state of a game, so it is
+    kept in pbem's cache folder (as scenario data is, pbem.core.scenario.cache_dir) under the SHA-256 of what
+    it draws; a missing or unwritable cache only means drawing it again. Lossless, so the bytes are the same."""
+    import hashlib
+
+    from ..core.scenario import cache_dir
+
+    Image, ImageDraw, _ = _pillow()
+    width, height = max(1, math.ceil(drawing.width * scale)), max(1, math.ceil(drawing.height * scale))
+    key = hashlib.sha256(repr((RASTER, SUPERSAMPLE, scale, drawing.x, drawing.y, width, height, drawing.hex_radius,
+                               drawing.base.ops)).encode()).hexdigest()
+    folder = cache_dir()
+    entry = folder / f"raster-{key}.rgb" if folder else None  # raw pixels: reading them back costs nothing
+    if entry is not None and entry.is_file():
+        try:
+            raw = entry.read_bytes()
+            if len(raw) == width * height * 3:
+                return Image.frombytes("RGB", (width, height), raw)
+        except OSError:
+            pass
+    k = scale * SUPERSAMPLE
+    im = Image.new("RGB", (width * SUPERSAMPLE, height * SUPERSAMPLE), (255, 255, 255))
+    pen = _Pen(im, ImageDraw.Draw(im, "RGBA"), drawing.x, drawing.y, k, drawing.hex_radius)
+    for op in drawing.base.ops:
+        _draw(pen, op)
+    im = im.reduce(SUPERSAMPLE) if SUPERSAMPLE > 1 else im
+    if entry is not None:
+        try:
+            import os
+
+            folder.mkdir(parents=True, exist_ok=True)
+            tmp = entry.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_bytes(im.tobytes())
+            os.replace(tmp, entry)
+        except OSError:
+            pass
+    return im
 
 
 class _Pen:

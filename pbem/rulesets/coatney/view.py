@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.state import GameState
-from ...view.build import hex_geography, keyed, marks, reads, secret_tokens, with_control
+from ...view.build import resolver, hex_geography, keyed, marks, reads, secret_tokens, with_control
 from ...view.model import Counter, Panel, View, details
 from . import turn, victory
 from .data import CoatneyData
@@ -78,7 +78,7 @@ def build(rs: Any, state: GameState, side: str | None, keys: Any = None, *, even
     key_of = {ids[i]: k for i, k in key_at.items()}
     where_is = {uid: pos.hex_id(u.loc) for uid, u in pos.units.items() if u.loc is not None}
     controller = {pos.hex_id(h): pos.control[h] for h in sorted(set(data.city_hex.values())) if pos.control[h]}
-    evs = marks(state.log, place_of=lambda ref: _hex(pos, ref), where_is=where_is.get, key_of=key_of, secret=secret,
+    evs = marks(state.log, place_of=resolver(pos.board), where_is=where_is.get, key_of=key_of, secret=secret,
                 side_of=lambda uid: pos.units[uid].side if uid in pos.units else "") if events else ()
     phase = turn.TEXT.get(state.phase, state.phase)
     aw = state.awaiting
@@ -105,15 +105,6 @@ def _facedown(u: Any, hid: str, keys: Any, pos: Position) -> Counter:
     return Counter("", u.side, hid, ct.nation, SYMBOL.get(ct.cls, "unknown"), identity, _values(ct), ct.size,
                    ("face-down",), True, details(("counter", f"{u.id}: {identity}, face down (yours only)"),
                                                  ("type", ct.name), ("values", _values(ct)), ("hex", hid)))
-
-
-def _hex(pos: Position, ref: Any) -> str | None:
-    if not isinstance(ref, str) or not ref:
-        return None
-    try:
-        return pos.board.resolve(ref)
-    except Exception:
-        return None
 
 
 def _panels(rs: Any, state: GameState, pos: Position, phase: str) -> tuple[Panel, ...]:

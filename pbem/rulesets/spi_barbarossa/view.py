@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.state import GameState
-from ...view.build import hex_geography, keyed, marks, with_control
+from ...view.build import resolver, hex_geography, keyed, marks, with_control
 from ...view.model import Counter, Panel, View, details
 from . import data as spidata
 from .data import AXIS, SIDES, SOVIET
@@ -46,7 +46,7 @@ def build(rs: Any, state: GameState, side: str | None, keys: Any = None, *, even
     key_of = {ids[i]: k for i, k in key_at.items()}
     controller = {d.map_doc["cities"][n]["hex"]: s for n, s in state.control.items() if n in d.map_doc.get("cities", {})}
     where_is = {uid: pos.hex_id(u.loc) for uid, u in pos.units.items() if u.loc is not None}
-    evs = marks(state.log, place_of=lambda ref: _hex(pos, ref), where_is=where_is.get, key_of=key_of,
+    evs = marks(state.log, place_of=resolver(pos.board), where_is=where_is.get, key_of=key_of,
                 side_of=lambda uid: pos.units[uid].side if uid in pos.units else "") if events else ()
     return View(rs.id, state.game, state.step, state.turn, state.date, rs_phase(state), side, geo.board,
                 with_control(geo, controller), geo.edges, units, _panels(rs, state, pos), (), evs, SIDES,
@@ -58,15 +58,6 @@ def _strength(c: Counter) -> int:
         return sum(int(x) for x in c.values.split("-")[:2])
     except ValueError:
         return 0
-
-
-def _hex(pos: Position, ref: Any) -> str | None:
-    if not isinstance(ref, str) or not ref:
-        return None
-    try:
-        return pos.board.resolve(ref)
-    except Exception:
-        return None
 
 
 def rs_phase(state: GameState) -> str:
