@@ -108,3 +108,25 @@ def test_no_closed_identity_in_pages_or_mail(name: str, tmp_path: Path) -> None:
         assert run("view", folder, "-o", tmp_path / "own.html", "--secret", secret, "--force").exit_code == 0
         own = (tmp_path / "own.html").read_text(encoding="utf-8")
         assert leaks(map_part(own), strings), f"{name}: the owner's own page shows none of his pieces"
+
+
+def test_coatney_face_down_counters_stay_out_of_pages(tmp_path: Path) -> None:
+    """The Russian Portfolio set up face down (tests/view/test_hidden.py's game): the HTML report and the replay
+    page of the first Axis step, for anyone and for the Axis, show none of the Soviet's face-down counters."""
+    from pbem.view.page import replay_page
+    from tests.coatney import test_secrets as cs
+
+    state = cs.to_first_axis_ops("russian-portfolio/russian-portfolio-1941")
+    strings = secrets_of(state, cs.SOVIET, "soviet")
+    assert strings
+    path = tmp_path / "state.yaml"
+    path.write_text(dump_yaml(state.to_dict()), encoding="utf-8")
+    for side in (None, "axis"):
+        shown = run("show", path, "--report", "html", *(("--side", side) if side else ()))
+        assert shown.exit_code == 0, shown.output
+        page = replay_page([state], side)
+        for what, text in (("show --report html", shown.output), ("replay", page)):
+            found = leaks(text, {x for x in strings if not re.fullmatch(r"t\d+", x)}) or leaks(map_part(text), strings)
+            assert not found, f"{what} as {side or 'public'} shows {found[:5]}"
+    own = replay_page([state], "soviet", [cs.SOVIET])
+    assert leaks(map_part(own), strings), "the Soviet's own page shows none of his face-down counters"
