@@ -125,10 +125,10 @@ def pages_rows(res: dict) -> list[str]:
     rows = ["| measure | value | target | |", "|---|---|---|---|"]
     for fmt, target in (("svg", 1.2), ("png", 2.0)):
         ratio = m[f"{fmt}_ratio"]
-        rows.append(f"| `pbem map` of the whole SPI map, {m['units']} units, as {fmt.upper()} / `pbem adjudicate` of the "
-                    f"worked example's step | {ratio:.2f} ({m[f'{fmt}_s'] * 1000:.0f} ms / {m['adjudicate_s'] * 1000:.0f} "
-                    f"ms, median of {m['runs']}; CPU time {m[f'{fmt}_cpu_ratio']:.2f}; {m[f'{fmt}_bytes'] // 1024} KiB) | "
-                    f"<= {target} | "
+        rows.append(f"| `pbem map` of the whole SPI map, {m['units']} units, as {fmt.upper()} / `pbem adjudicate` "
+                    f"of the worked example's step | {ratio:.2f} ({m[f'{fmt}_s'] * 1000:.0f} ms / "
+                    f"{m['adjudicate_s'] * 1000:.0f} ms, median of {m['runs']}; CPU time {m[f'{fmt}_cpu_ratio']:.2f}; "
+                    f"{m[f'{fmt}_bytes'] // 1024} KiB) | <= {target} | "
                     f"{'meets' if ratio <= target else 'misses'} |")
     for key in ("view", "view_spi"):
         if key not in res:

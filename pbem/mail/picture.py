@@ -50,7 +50,8 @@ def add_map(msg: EmailMessage, state: GameState, side: str | None, text_body: st
     """Make `msg` (nothing attached yet) related[alternative[text_body, html], png].
 
     Returns the picture's file name; None (the message left as it was) where Pillow, the `maps` extra, is not
-    installed (or the ruleset draws no map): the mail still goes, without its picture. Call before `make_mixed()` and the attachments."""
+    installed (or the ruleset draws no map): the mail still goes, without its picture. Call before `make_mixed()`
+    and the attachments."""
     from ..core.errors import UsageError
     from ..view import build_view, render_png
 

@@ -19,7 +19,8 @@ def _list(items: Sequence[str]) -> str:
 
 def _combat_table(events: Sequence[Mapping[str, Any]]) -> str:
     head = "".join(f"<th>{escape(h)}</th>" for h in COMBAT_HEADERS)
-    rows = "".join("<tr>" + "".join(f"<td>{escape(str(c))}</td>" for c in row) + "</tr>" for row in _combat_rows(events))
+    rows = "".join("<tr>" + "".join(f"<td>{escape(str(c))}</td>" for c in row) + "</tr>"
+                   for row in _combat_rows(events))
     return f'<table class="combat"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>'
 
 
@@ -48,7 +49,8 @@ def render_html(state: Mapping[str, Any], state_hash: str) -> str:
         out.append(_list([e["text"] for e in group if not _tabular(e)]))
     if log.get("voided"):
         out += ["<h3>Orders voided by the referee (--void-illegal)</h3>",
-                _list([f"order {v.get('order', -1) + 1}: {v['code']} [{v['rule']}] {v['message']}" for v in log["voided"]])]
+                _list([f"order {v.get('order', -1) + 1}: {v['code']} [{v['rule']}] {v['message']}"
+                       for v in log["voided"]])]
     if log.get("rolls"):
         out.append('<h3>Dice (anyone can re-derive them with <code>pbem verify</code>)</h3><table class="dice">'
                    "<thead><tr><th>Label</th><th>Die</th><th>Face</th><th>For</th></tr></thead><tbody>")

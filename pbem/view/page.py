@@ -98,15 +98,13 @@ def html_page(title: str, board: Board, frames: Sequence[Frame], start: int | No
     data = script_json({"start": start, "places": shared, "steps": steps})
     script = _asset("page.js")
     cur = frames[start]
-    nav = ""
-    if len(frames) > 1:
-        nav = ('<nav aria-label="steps"><button type="button" data-go="first" title="first step (Home)">|&#x25C0; First</button> '
-               '<button type="button" data-go="prev" title="previous step (left arrow)">&#x25C0; Previous</button> '
-               f'<span id="step-label">{escape(cur.label)}</span> '
-               '<button type="button" data-go="next" title="next step (right arrow)">Next &#x25B6;</button> '
-               '<button type="button" data-go="last" title="last step (End)">Last &#x25B6;|</button></nav>')
-    else:
-        nav = f'<span id="step-label">{escape(cur.label)}</span>'
+    label = f'<span id="step-label">{escape(cur.label)}</span>'
+    nav = label if len(frames) < 2 else (
+        '<nav aria-label="steps">'
+        '<button type="button" data-go="first" title="first step (Home)">|&#x25C0; First</button> '
+        '<button type="button" data-go="prev" title="previous step (left arrow)">&#x25C0; Previous</button> '
+        f'{label} <button type="button" data-go="next" title="next step (right arrow)">Next &#x25B6;</button> '
+        '<button type="button" data-go="last" title="last step (End)">Last &#x25B6;|</button></nav>')
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">\n'

@@ -87,4 +87,4 @@ def check(name: str, folder: Path) -> None:
     here = EXAMPLES / GAMES[name].folder
     for n in range(len(GAMES[name].steps) + 1):
         if (folder / f"{n:04d}-state.yaml").read_bytes() != (here / f"state-{n}.yaml").read_bytes():
-            raise AssertionError(f"{name}: {n:04d}-state.yaml differs from examples/{GAMES[name].folder}/state-{n}.yaml")
+            raise AssertionError(f"{name}: {n:04d}-state.yaml differs from the example's state-{n}.yaml")

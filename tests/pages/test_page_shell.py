@@ -15,7 +15,8 @@ BOARD = Board(200, 100, "0 0 200 100", "", '<rect data-place="h1" x="0" y="0" wi
 
 
 def _frames() -> list[Frame]:
-    a = Frame("step 0", '<rect data-unit="u1" x="10" y="10" width="30" height="30" fill="#900"/>', "<p>first report</p>",
+    a = Frame("step 0", '<rect data-unit="u1" x="10" y="10" width="30" height="30" fill="#900"/>',
+              "<p>first report</p>",
               {"u1": {"name": "pz1", "values": "6-4-10"}}, {"h1": {"hex": "h1", "terrain": "clear"},
                                                              "h2": {"hex": "h2", "terrain": "rough"}})
     b = Frame("step 1", '<rect data-unit="u1" x="110" y="10" width="30" height="30" fill="#900"/>',

@@ -88,7 +88,8 @@ def test_show_report_html_adds_the_owners_part_only_with_his_secret(tmp_path: Pa
     assert public.exit_code == 0 and own.exit_code == 0
     assert "Only for soviet" not in public.output and "Only for soviet" in own.output
     text = run("show", state, "--report", "text", "--secret", secret).output
-    private = [line.strip()[2:] for line in text.split("Only for soviet")[1].splitlines() if line.strip().startswith("- ")]
+    private = [line.strip()[2:] for line in text.split("Only for soviet")[1].splitlines()
+               if line.strip().startswith("- ")]
     assert private and all(escape(line) in own.output for line in private)  # the same lines as the text report's
 
 
