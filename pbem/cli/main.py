@@ -343,6 +343,8 @@ def adjudicate(state_file: str, orders_files: tuple[str, ...], output: str, repo
     protect = (state_file,) + orders_files + secrets
     fmt = report_format(fmt, report_file)
     picture = picture_target(fmt, report_file, map_file)
+    if picture == "-" and "-" in (output, report_file):
+        raise UsageError("--map - writes the picture to standard output: -o and --report must then be files")
     for target in (output, report_file, picture):
         if target and target != "-" and Path(target).exists() and not force:
             raise UsageError("output exists; use --force to replace it", where=target)
@@ -358,7 +360,7 @@ def adjudicate(state_file: str, orders_files: tuple[str, ...], output: str, repo
         write_atomic(report_file, report, force=force, protect=protect)
     if picture and drawn is not None:
         write_atomic(picture, drawn, force=force, protect=protect)
-    if output != "-" and report_file != "-":
+    if "-" not in (output, report_file, picture):
         _out({"ok": True, "state": output, "hash": nxt.hash(), "rolls": len(outcome.rolls), "voided": len(outcome.voided),
               "awaiting": nxt.awaiting.to_dict()}, as_json,
              f"step {state.step} adjudicated: {len(outcome.events)} events, {len(outcome.rolls)} rolls"

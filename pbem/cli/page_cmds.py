@@ -61,7 +61,7 @@ def map_bytes(state: Any, side: str | None, keys: Any, target: str) -> bytes:
     from ..view.page import map_page
 
     view = build_view(state, side, keys)
-    suffix = Path(target).suffix.lower()
+    suffix = ".svg" if target == "-" else Path(target).suffix.lower()  # '-': SVG on standard output, as `pbem map`
     if suffix == ".png":
         return render_png(view)
     if suffix in (".html", ".htm"):

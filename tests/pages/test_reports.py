@@ -42,6 +42,10 @@ def test_an_existing_picture_is_kept_and_nothing_is_written(tmp_path: Path) -> N
     assert (tmp_path / "report-1.svg").read_text() == "mine"
     r = adjudicate(tmp_path, "--map", tmp_path / "x.gif")
     assert r.exit_code == 2 and ".svg, .png or .html" in r.output
+    r = adjudicate(tmp_path, "--map", "-", "--report", "-")
+    assert r.exit_code == 2 and "standard output" in r.output and not (tmp_path / "s1.yaml").exists()
+    r = adjudicate(tmp_path, "--map", "-")  # SVG on standard output, as `pbem map -o -`
+    assert r.exit_code == 0 and r.output.startswith("<svg") and r.output.rstrip().endswith("</svg>")
 
 
 def test_format_from_the_extension_unless_given(tmp_path: Path) -> None:
