@@ -19,7 +19,6 @@ from ..core.errors import MismatchError, UsageError
 from ..core.folder import Folder, report_name, state_name
 from ..core.orders import OrdersFile
 from . import H_GAME, H_KIND, H_ORDERS, H_SIDE, H_STATE, H_STEP
-from .picture import add_map, receiver
 
 # CRLF line ends and 7-bit transfer encodings: what SMTP wants, so the .eml is also what is sent.
 POLICY = email_policy.SMTP.clone(cte_type="7bit")
@@ -115,7 +114,9 @@ def compose(folder: Folder, from_side: str, orders_path: str | None = None, date
     if orders:
         msg[H_ORDERS] = orders.hash()
     msg.set_content(body)
-    picture = add_map(msg, state, receiver(sorted(players), from_side), body, report.is_file(), ident)  # docs/maps.md
+    from .picture import add_map, receiver
+
+    picture = add_map(msg, state, receiver(sorted(players), from_side), body, report, ident)  # docs/maps.md
     msg.make_mixed()
     files = [(folder.path / state_name(step), "application", "x-yaml")]
     if report.is_file():
@@ -124,6 +125,7 @@ def compose(folder: Folder, from_side: str, orders_path: str | None = None, date
         files.append((Path(orders_path), "application", "x-yaml"))
     for path, maintype, subtype in files:
         msg.attach(_attachment(path, maintype, subtype))
+    if picture:  # in the message with its body (above), listed with the files
+        files.append((Path(picture), "image", "png"))
     msg.set_boundary(f"=_pbem_{ident[:24]}")  # "=_" never occurs in base64 or quoted-printable text
-    names = tuple(p.name for p, _, _ in files) + ((picture,) if picture else ())
-    return Composed(msg, players[from_side], recipients, names)
+    return Composed(msg, players[from_side], recipients, tuple(p.name for p, _, _ in files))

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from email.message import EmailMessage, MIMEPart
 from html import escape
+from pathlib import Path
 
 from ..core.state import GameState
 
@@ -34,18 +35,24 @@ def receiver(sides: list[str], from_side: str) -> str | None:
     return others[0] if len(others) == 1 else None
 
 
-def _html(state: GameState, text_body: str, has_report: bool, cid: str, name: str, width: float) -> str:
+def _html(state: GameState, text_body: str, report: Path, cid: str, name: str, width: float) -> str:
+    """The HTML alternative: the picture, then the text body; where the body is the step's report, the report as
+    HTML (the same content) and the rest of the body after it."""
     from ..report.html import render_html
 
-    report = render_html(state.to_dict(), state.hash()) if has_report else f"<pre>{escape(text_body)}</pre>"
-    trailer = text_body[text_body.rfind("\n\npbem-game:") + 2:] if has_report else ""
     img = (f'<p><img src="cid:{cid}" alt="map: {escape(name)}" width="{width:g}" '
            'style="max-width:100%;height:auto;border:1px solid #999"></p>')
+    shown = f"<pre>{escape(text_body)}</pre>\n"
+    if report.is_file():
+        text = report.read_text(encoding="utf-8").rstrip("\n")
+        if text and text_body.startswith(text):
+            rest = text_body[len(text):].strip("\n")
+            shown = render_html(state.to_dict(), state.hash()) + (f"<pre>{escape(rest)}</pre>\n" if rest else "")
     return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head>\n<body style=\"font-family:sans-serif\">\n"
-            + img + "\n" + report + (f"<pre>{escape(trailer)}</pre>\n" if trailer else "") + "</body></html>\n")
+            + img + "\n" + shown + "</body></html>\n")
 
 
-def add_map(msg: EmailMessage, state: GameState, side: str | None, text_body: str, has_report: bool,
+def add_map(msg: EmailMessage, state: GameState, side: str | None, text_body: str, report: Path,
             ident: str) -> str | None:
     """Make `msg` (nothing attached yet) related[alternative[text_body, html], png].
 
@@ -64,7 +71,7 @@ def add_map(msg: EmailMessage, state: GameState, side: str | None, text_body: st
     cid = f"map-{ident[:24]}@pbem.invalid"
     alternative = MIMEPart(policy=msg.policy)
     alternative.set_content(text_body)  # the same text part as before, now the first of the alternatives
-    alternative.add_alternative(_html(state, text_body, has_report, cid, name, view.board.width), subtype="html")
+    alternative.add_alternative(_html(state, text_body, report, cid, name, view.board.width), subtype="html")
     alternative.set_boundary(f"=_pbem_{ident[:24]}_alt")
     picture = MIMEPart(policy=msg.policy)
     picture.set_content(png, "image", "png", cid=f"<{cid}>", disposition="inline", filename=name)
