@@ -143,7 +143,7 @@ def place_details(view: Any) -> dict[str, dict[str, str]]:
     here = view.units_at()
     out = {}
     for p in view.places:
-        d = dict(p.details)
+        d = dict(p.details) or p.plain_details()  # a plain hex's details are made when asked
         if p.id in here:
             d.setdefault("units", ", ".join(counter_text(u) for u in here[p.id]))
         out[p.id] = d

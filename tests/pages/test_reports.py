@@ -3,6 +3,7 @@ opens the pages)."""
 from __future__ import annotations
 
 import json
+import re
 from html import escape
 from pathlib import Path
 
@@ -103,5 +104,11 @@ def test_every_example_draws_in_every_page(name: str, tmp_path: Path) -> None:
     r = run("view", folder, "-o", tmp_path / "v.html", "--json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["steps"] == len(games.GAMES[name].steps) + 1
+    page = (tmp_path / "v.html").read_text(encoding="utf-8")
+    data = json.loads(re.search(r'<script type="application/json" id="pbem-data">(.*?)</script>', page, re.S)[1])
+    drawn = set(re.findall(r'data-place="([^"]+)"', page.split("<script")[0]))
+    for n, step in enumerate(data["steps"]):  # every place drawn has details at every step, every counter too
+        assert all(step["places"].get(p) or data["places"].get(p) for p in drawn), n
+        assert all(step["units"].values())
     last = max(folder.glob("*-state.yaml"))
     assert run("show", last, "--report", "html").exit_code == 0
