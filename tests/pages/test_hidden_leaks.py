@@ -68,8 +68,8 @@ def texts_of_mail(raw: bytes) -> str:
 
 
 @pytest.mark.parametrize("name", list(HIDING))
-def test_no_closed_identity_in_pages_or_mail(name: str, tmp_path: Path) -> None:
-    folder = games.build(name, tmp_path / name)
+def test_no_closed_identity_in_pages_or_mail(name: str, example_folder, tmp_path: Path) -> None:
+    folder = example_folder(name)
     closed = closed_identities(name, folder)
     sides = game.ruleset_of(game.load_state(str(folder / "0000-state.yaml"))).sides
     last = max(folder.glob("*-state.yaml"))

@@ -20,9 +20,9 @@ from .helpers import run
 DATE = "Mon, 01 Jan 2024 12:00:00 +0000"
 
 
-@pytest.fixture(scope="module")
-def fast(tmp_path_factory) -> Path:
-    return games.build("barbarossa-fast", tmp_path_factory.mktemp("mail") / "fast")
+@pytest.fixture
+def fast(example_folder) -> Path:
+    return example_folder("barbarossa-fast")
 
 
 def compose(folder: Path, out: Path, side: str, *extra) -> EmailMessage:

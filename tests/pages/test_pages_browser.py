@@ -16,12 +16,6 @@ from .browser import Opened
 from .helpers import EX, run
 
 
-@pytest.fixture(scope="module")
-def folders(tmp_path_factory) -> dict[str, Path]:
-    root = tmp_path_factory.mktemp("games")
-    return {name: games.build(name, root / name) for name in games.GAMES}
-
-
 def drawn(opened: Opened) -> int:
     """Distinct colours in a screenshot of the map's top-left corner (a blank or failed map has one or two)."""
     box = opened.page.locator("#map").bounding_box()
@@ -75,9 +69,9 @@ def hover_a_place(opened: Opened) -> str:
 
 
 @pytest.mark.parametrize("name", list(games.GAMES))
-def test_view_replays_every_example_game(name: str, folders, chromium, tmp_path: Path) -> None:
+def test_view_replays_every_example_game(name: str, example_folder, chromium, tmp_path: Path) -> None:
     out = tmp_path / f"{name}.html"
-    r = run("view", folders[name], "-o", out)
+    r = run("view", example_folder(name), "-o", out)
     assert r.exit_code == 0, r.output
     opened = Opened(chromium, out)
     try:

@@ -61,19 +61,19 @@ def test_format_from_the_extension_unless_given(tmp_path: Path) -> None:
     assert (tmp_path / "r.txt").read_text() == (EX / "report-1.txt").read_text()  # text reports unchanged
 
 
-def test_pages_are_reproducible(tmp_path: Path) -> None:
+def test_pages_are_reproducible(example_folder, tmp_path: Path) -> None:
     assert adjudicate(tmp_path, "--report", tmp_path / "a.html").exit_code == 0
     assert adjudicate(tmp_path, "--report", tmp_path / "b.html", "--force").exit_code == 0
     assert (tmp_path / "a.html").read_bytes() == (tmp_path / "b.html").read_bytes()
-    folder = games.build("spi-barbarossa", tmp_path / "g")
+    folder = example_folder("spi-barbarossa")
     assert run("view", folder, "-o", tmp_path / "v1.html").exit_code == 0
     assert run("view", folder, "-o", tmp_path / "v2.html").exit_code == 0
     assert (tmp_path / "v1.html").read_bytes() == (tmp_path / "v2.html").read_bytes()
     assert run("view", folder, "-o", tmp_path / "v1.html").exit_code == 2  # kept without --force
 
 
-def test_view_refuses_what_map_refuses(tmp_path: Path) -> None:
-    folder = games.build("barbarossa-fast", tmp_path / "fast")
+def test_view_refuses_what_map_refuses(example_folder, tmp_path: Path) -> None:
+    folder = example_folder("barbarossa-fast")
     secret = games.EXAMPLES / "barbarossa-fast/russian-only/soviet.secret"
     out = tmp_path / "v.html"
     for args, words in ((("--side", "martians"), "no side"), (("--side", "german", "--secret", secret), "secret"),
@@ -84,8 +84,8 @@ def test_view_refuses_what_map_refuses(tmp_path: Path) -> None:
         assert not out.exists()
 
 
-def test_show_report_html_adds_the_owners_part_only_with_his_secret(tmp_path: Path) -> None:
-    folder = games.build("barbarossa-fast", tmp_path / "fast")
+def test_show_report_html_adds_the_owners_part_only_with_his_secret(example_folder) -> None:
+    folder = example_folder("barbarossa-fast")
     secret = games.EXAMPLES / "barbarossa-fast/russian-only/soviet.secret"
     state = folder / "0005-state.yaml"
     public = run("show", state, "--report", "html")
@@ -99,8 +99,9 @@ def test_show_report_html_adds_the_owners_part_only_with_his_secret(tmp_path: Pa
 
 
 @pytest.mark.parametrize("name", list(games.GAMES))
-def test_every_example_draws_in_every_page(name: str, tmp_path: Path) -> None:
-    folder = games.build(name, tmp_path / name)
+def test_every_example_draws_in_every_page(name: str, example_folder, tmp_path: Path) -> None:
+    folder = example_folder(name)
+    games.check(name, folder)  # the folder `pbem game` made holds the example's own states
     r = run("view", folder, "-o", tmp_path / "v.html", "--json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["steps"] == len(games.GAMES[name].steps) + 1
