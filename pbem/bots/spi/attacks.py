@@ -60,7 +60,7 @@ class Ends:
         from ...rulesets.spi_barbarossa.common import stack_limit
 
         here = self._load.get(h, 0) - (stack_points(u) if self.at.get(u.id) == h else 0)
-        return here + stack_points(u) <= stack_limit(self.view.data, self.view.side)
+        return here + stack_points(u) <= stack_limit(self.view.data, self.view.side, self.view.pos.date)
 
     def send(self, u: PUnit, h: int) -> None:
         old = self.at.get(u.id)

@@ -2,7 +2,8 @@
 German spearheads (ZOC (A)-(C) make every German move through it dear), stand in rough terrain and behind
 rivers where the line allows (TEC: they double the defence), never where the German units are already beyond
 (a unit cut off is lost, SUPPLY (A)), bring the reinforcements by rail to where the line is thin, and
-counterattack at good odds where a supply unit reaches (COMBAT (I), three hexes).
+counterattack at good odds where a supply unit reaches (COMBAT (I), three hexes), and walk back into the cities the
+Germans left empty (Control of Cities: the last to pass a unit through a city holds it).
 """
 from __future__ import annotations
 
@@ -185,6 +186,20 @@ def _fill(view: View, ends: Ends, moved: set[str], slots: list[tuple[int, int, f
                 out.append(move_order(view, u, h))
                 ends.send(u, h)
                 moved.add(u.id)
+    lost = [h for h in cities(view, owner=view.foe) if not view.enemy_at(h)]
+    for h in sorted(lost, key=lambda h: (-vp(view, h), h)):  # Control of Cities: passing a lost city retakes it
+        best = None
+        for u in free:
+            if u.id in assigned or u.id in moved or not ends.room(h, u):
+                continue
+            cost = view.reach(u).cost.get(h)
+            if cost is not None and (best is None or (cost, u.id) < best[0]):
+                best = ((cost, u.id), u)
+        if best is not None:
+            u = best[1]
+            out.append(move_order(view, u, h))
+            ends.send(u, h)
+            moved.add(u.id)
     unfilled = [h for h, n, _ in wanted if count.get(h, 0) < n]
     goals = unfilled or [h for h, _, _ in wanted] or cities(view, owner=view.side)
     for u in free:

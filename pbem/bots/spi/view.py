@@ -18,8 +18,7 @@ from ...core import game
 from ...core.state import GameState
 from ...rulesets.spi_barbarossa import data as spidata
 from ...rulesets.spi_barbarossa.combat import CombatPhase
-from ...rulesets.spi_barbarossa.common import (Step, closed_to, defense_multiplier, defense_strength, finnish_distance,
-                                               stack_limit, stack_points)
+from ...rulesets.spi_barbarossa.common import Step, closed_to, finnish_distance, hex_defense, stack_limit, stack_points
 from ...rulesets.spi_barbarossa.movement import FINNISH_LIMIT, RAIL_LIMIT, MovementPhase, allowance
 from ...rulesets.spi_barbarossa.position import Position, PUnit
 from ...rulesets.spi_barbarossa.supply import in_general_supply, supply_trace
@@ -95,7 +94,7 @@ class View:
     def room(self, h: int, planned: Iterable[PUnit] = ()) -> int:
         """Stacking points still free in h for this side (STACKING)."""
         here = [u for u in self.friends_at(h)] + list(planned)
-        return stack_limit(self.data, self.side) - sum(stack_points(u) for u in here)
+        return stack_limit(self.data, self.side, self.pos.date) - sum(stack_points(u) for u in here)
 
     def supplied(self, u: PUnit) -> bool:
         return in_general_supply(self.pos, u)
@@ -239,9 +238,7 @@ class View:
     # --- combat ---------------------------------------------------------------------------------------
     def defense(self, target: int, attacker_hexes: list[int]) -> int:
         """The defence of a hex against attackers from these hexes (COMBAT, TEC, COMBAT (J), What-if 6)."""
-        defenders = self.pos.at(target)
-        mult, _ = defense_multiplier(self.pos, target, attacker_hexes, defenders)
-        return defense_strength(defenders) * mult
+        return hex_defense(self.pos, target, attacker_hexes, self.pos.at(target))[0]
 
     def chances(self, attack: int, defense: int, answers: Any = None) -> dict[str, Fraction]:
         """Each result's chance, on the table the defender's standing answer picks (COMBAT general rule)."""
