@@ -23,6 +23,7 @@ from ..core.state import GameState
 from ..rulesets.barbarossa_fast.data import ARMY, GERMAN, LUFTFLOTTE, PANZER, SECTOR_OF_GROUP, SOVIET, load
 from ..rulesets.barbarossa_fast.german import good_weather, panzer_reach
 from ..rulesets.barbarossa_fast.situation import Situation
+from . import game_pick
 from .legal import keep_legal
 
 
@@ -34,8 +35,9 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None, level:
 
         seeds = {SOVIET: secret["seed"]} if secret else {}
         return bot_orders(state, data, Keyring(thaw(state.hidden), state.game, seeds=seeds))
-    if state.phase == "german-setup":
-        return [{"plan": "historical"}]
+    if state.phase == "german-setup":  # SETUP(S): the plans weighted as the rules weigh them when players disagree
+        plans = ("historical",) * 3 + ("marcks",) * 2 + ("schultz",)
+        return [{"plan": plans[game_pick(state, "fast-plan", len(plans))]}]
     sit = Situation(state, data, Keyring(thaw(state.hidden), state.game), "bot")
     if state.phase == "german-movement":
         return keep_legal(state, side, _movement(sit))

@@ -39,7 +39,7 @@ def plan(view: View, level: str) -> list[dict]:
             moved.add(u.id)
         moved.update(lw.id for lw in p.air)
         moved.add(p.supply.id)
-    moves += _panzers(view, ends, moved, targets)
+    moves += _panzers(view, ends, moved, targets, weigh_supply=level != "1")
     moves += _garrison(view, ends, moved, near)
     moves += _infantry(view, ends, moved, near, targets)
     moves += _support(view, ends, moved, near)
@@ -75,13 +75,15 @@ def _attacks(view: View, ends: Ends, moved: set[str], level: str) -> list:
                         min_value=2.0 if level == "2" else 4.0)
 
 
-def _panzers(view: View, ends: Ends, moved: set[str], targets: set[int]) -> list[dict]:
+
+def _panzers(view: View, ends: Ends, moved: set[str], targets: set[int], weigh_supply: bool = True) -> list[dict]:
     """Panzers not attacking: through the enemy's empty cities (passing takes them, Control of Cities), to
     where their zones of control cut Soviet units off from supply (ZOC (F)) or lengthen their lines, toward
-    the richest city in reach; each plans with the ones before it in place."""
+    the richest city in reach; each plans with the ones before it in place. Level 1 (`weigh_supply` off) skips
+    the supply traces, most of what this costs."""
     out = []
-    strain = view.supply_strain(view.foe)
-    cut_before = {x.id for x in view.cut_off(view.foe)}
+    strain = view.supply_strain(view.foe) if weigh_supply else 0.0
+    cut_before = {x.id for x in view.cut_off(view.foe)} if weigh_supply else set()
     placed: list[int] = []
     for u in view.mine():
         if u.id in moved or u.ct.support or not u.ct.motorized:
@@ -91,6 +93,8 @@ def _panzers(view: View, ends: Ends, moved: set[str], targets: set[int]) -> list
 
         def score(h: int, cost: int, g: int | None = goal, unit: PUnit = u) -> float:
             taken = passes_city(view, unit, h, targets) if h != unit.loc else 0.0
+            if h not in cache and not weigh_supply:
+                cache[h] = 0.0
             if h not in cache:
                 cut = sum(worth(x) for x in view.cut_off(view.foe, h, unit) if x.id not in cut_before)
                 cache[h] = cut + 0.05 * (view.supply_strain(view.foe, h, unit) - strain)
@@ -104,8 +108,9 @@ def _panzers(view: View, ends: Ends, moved: set[str], targets: set[int]) -> list
         out.append(_go(view, u, dest, ends, moved, targets))
         placed.append(dest)
         view.pos.place(u, dest)  # the next panzer plans with this one's zone of control in place
-        strain = view.supply_strain(view.foe)
-        cut_before = {x.id for x in view.cut_off(view.foe)}
+        if weigh_supply:
+            strain = view.supply_strain(view.foe)
+            cut_before = {x.id for x in view.cut_off(view.foe)}
     return out
 
 

@@ -16,6 +16,7 @@ from .view import View
 
 LINE = 2  # the line stands this many hexes from the nearest German unit
 THREAT = 10  # a city this near a German unit is garrisoned
+RAID = 16  # ... or this near a German motorized unit: a panzer moves 8 a phase, twice a player-turn
 GARRISON = 2  # units a garrisoned city holds (STACKING: two Soviet units a hex)
 LEAST = Fraction(3)  # counterattacks at 3-1 or better
 
@@ -26,9 +27,10 @@ def plan(view: View, level: str) -> list[dict]:
     moved: set[str] = set()
     axis = [u for u in view.theirs() if not u.ct.support]
     near = view.distances([u.loc for u in axis])
+    raid = view.distances([u.loc for u in axis if u.ct.motorized], limit=RAID)
     supplied = view.supply_reach()
     front = _front(view, axis)
-    slots = _garrisons(view, near, supplied) + _line(view, near, supplied, front)
+    slots = _garrisons(view, near, raid, supplied) + _line(view, near, supplied, front)
     if view.first_phase:
         orders += _enter(view, ends, slots)
     orders += _rail(view, ends, moved, near, slots)
@@ -61,12 +63,13 @@ def _behind(view: View, h: int, front: dict[int, int]) -> bool:
     return view.col(h) < front.get(view.row(h), 0)
 
 
-def _garrisons(view: View, near: dict[int, int], supplied) -> list[tuple[int, int, float]]:
-    """(hex, units wanted, priority) for each threatened city still ours and in supply."""
+def _garrisons(view: View, near: dict[int, int], raid: dict[int, int], supplied) -> list[tuple[int, int, float]]:
+    """(hex, units wanted, priority) for each threatened city still ours and in supply: near the German units,
+    or within a panzer's reach of a player-turn; the big ones (3 victory points or more) get two units."""
     out = []
     for h in cities(view, owner=view.side):
-        if near.get(h, 999) <= THREAT and supplied.reaches(h) and not view.enemy_at(h):
-            out.append((h, GARRISON, 100.0 + 10 * vp(view, h) - near.get(h, 999)))
+        if (near.get(h, 999) <= THREAT or h in raid) and supplied.reaches(h) and not view.enemy_at(h):
+            out.append((h, GARRISON if vp(view, h) >= 3 else 1, 100.0 + 10 * vp(view, h) - near.get(h, 999)))
     return out
 
 
