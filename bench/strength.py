@@ -154,6 +154,15 @@ def report(results: list[dict[str, Any]]) -> tuple[str, dict[str, dict[str, floa
             won = Counter(str(r.get("winner") or "draw") for r in rs if r["ok"])
             lines.append(f"| {scen} | {v} | {len(rs)} | {', '.join(f'{k} {n}' for k, n in sorted(won.items()))} | "
                          f"{sum(1 for r in rs if not r['ok'])} |")
+    lines += ["", "The attacker's combats by game-turn, bot against bot (median over the games; what his attack supply and "
+              "the weather let him fight):", ""]
+    for scen, _, (atk, _), _ in scenarios():
+        bots = [r for r in by.get((scen, "bots"), []) if r["ok"] and r.get("attacks") is not None]
+        months = sorted({m for r in bots for m in r["attacks"]})[:12]
+        if not bots or not months:
+            continue
+        med = [statistics.median(r["attacks"].get(m, 0) for r in bots) for m in months]
+        lines.append(f"- {scen} ({atk}): " + ", ".join(f"{m} {v:g}" for m, v in zip(months, med)))
     lines += ["", "Median processor time of one whole game, bot against bot (seconds; no stress checks):", "",
               "| scenario | game | of which the bots | of which adjudication |", "|---|---|---|---|"]
     for scen, t in times.items():

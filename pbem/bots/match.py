@@ -65,6 +65,7 @@ def play(m: Match) -> dict[str, Any]:
     out: dict[str, Any] = {"scenario": m.scenario, "seed": m.seed, "levels": list(m.levels)}
     bot_s = adj_s = 0.0
     fell: dict[str, str] = {}
+    attacks: dict[str, int] = {}  # the attacker's combats by game-turn: what his supply lets him fight
     crisis = 0
     try:
         state, secrets = start(job)
@@ -73,6 +74,7 @@ def play(m: Match) -> dict[str, Any]:
                 break
             sides = game.ruleset_of(state).submitters(state)
             solo = set(solitaire.tool_sides(state))
+            date, mover = state.date, state.awaiting.side
             t0 = time.process_time()
             files = [orders_file(state, s, secrets.get(s), job.level_of(s)) for s in sides if s not in solo]
             t1 = time.process_time()
@@ -80,6 +82,10 @@ def play(m: Match) -> dict[str, Any]:
                                                            if s not in sides or s in solo]).state
             bot_s += t1 - t0
             adj_s += time.process_time() - t1
+            fights = sum(1 for e in state.log.get("events", ()) if e["kind"] in ("combat", "battle")
+                         and (e.get("data") or {}).get("attacker", mover) == attacker(state))
+            if fights and mover == attacker(state):
+                attacks[date] = attacks.get(date, 0) + fights
             for city in KEY_CITIES:
                 if city not in fell and holds(state, city):
                     fell[city] = state.date
@@ -88,7 +94,8 @@ def play(m: Match) -> dict[str, Any]:
             raise RuntimeError(f"no end after {m.max_steps} steps")
         res = dict(state.result or {})
         out.update(ok=True, winner=res.get("winner"), level=res.get("level"), date=state.date, steps=state.step,
-                   fell=fell, maps={c: holds(state, c) is not None for c in KEY_CITIES}, crisis=crisis or None)
+                   fell=fell, maps={c: holds(state, c) is not None for c in KEY_CITIES}, crisis=crisis or None,
+                   attacks=attacks)
     except Exception as exc:  # noqa: BLE001 - a benchmark reports a failed game and goes on
         out.update(ok=False, error=f"{type(exc).__name__}: {exc}")
     out.update(bot_seconds=round(bot_s, 3), adjudication_seconds=round(adj_s, 3))
