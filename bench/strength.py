@@ -9,7 +9,8 @@ Codeword: Barbarossa also gets how many games reached each Crisis Level.
 
 `make bench` runs it through bench/run.py, which also keeps the median time of a whole game in
 docs/performance.md. Alone: `nice .venv/bin/python bench/strength.py [GAMES]`; PBEM_STRENGTH_GAMES and
-PBEM_STRENGTH_VARIANT_GAMES set the counts.
+PBEM_STRENGTH_VARIANT_GAMES set the counts. `bench/strength.py --what-if NAME [GAMES]` plays bot against bot on a
+scenario with one reconstructed table changed (WHAT_IFS) beside the same games on the scenario as it is.
 """
 from __future__ import annotations
 
@@ -193,6 +194,57 @@ def write_doc(text: str, games: int, seconds: float) -> None:
     doc.write_text(body)
 
 
+# What-ifs on the reconstructed tables, to test whether one of them tips a scenario (docs/selfplay.md, "Reading the
+# results"): each copies the scenario's folder, changes one table, and plays bot against bot.
+def _spi_supply(folder: Path) -> None:
+    """oob-1941.yaml: a used-up German supply unit comes back every month, two at a time (instead of one every
+    other month), and at once rather than from September for the three new ones."""
+    import yaml
+
+    p = folder / "oob-1941.yaml"
+    doc = yaml.safe_load(p.read_text())
+    doc["returns"] = [r for r in doc["returns"] if r["type"] != "de-supply"] + [
+        {"date": f"{y}-{m:02d}", "type": "de-supply", "count": 2}
+        for y, m in [(1941, mm) for mm in range(7, 13)] + [(1942, mm) for mm in range(1, 6)]]
+    for u in doc["units"]:
+        if u["type"] == "de-supply" and u.get("arrives"):
+            u.pop("arrives")
+            u["start"] = True
+    p.write_text(yaml.safe_dump(doc, sort_keys=False))
+
+
+WHAT_IFS = {"spi-supply": ("spi-barbarossa/barbarossa-1941", _spi_supply)}
+
+
+def what_if(name: str, games: int) -> str:
+    """Bot against bot on the scenario with one table changed, against the same games on the scenario as it is."""
+    import shutil
+    import tempfile
+
+    from pbem import batch
+    from pbem.core.scenario import find_scenario
+
+    scen, change = WHAT_IFS[name]
+    original = find_scenario(scen)
+    tmp = Path(tempfile.mkdtemp())
+    folder = tmp / original.path.parent.name
+    shutil.copytree(original.path.parent, folder)
+    change(folder)
+    out = []
+    for label, ref in (("as reconstructed", scen), (name, str(folder / original.path.name))):
+        results = batch.run_parallel(play, [Match(ref, f"whatif-{i}") for i in range(games)], os.cpu_count() or 1,
+                                     lambda r: None)
+        ok = [r for r in results if r["ok"]]
+        wins = Counter(str(r.get("winner") or "draw") for r in ok)
+        took = {c: sum(1 for r in ok if r["fell"].get(c, "9999") <= AUTUMN_1941) for c in KEY_CITIES}
+        fights = statistics.median(sum(r["attacks"].values()) for r in ok) if ok else 0
+        out.append(f"| {label} | {', '.join(f'{k} {v}' for k, v in sorted(wins.items()))} | "
+                   f"{', '.join(f'{c} {n}/{len(ok)}' for c, n in took.items())} | {fights:g} |")
+    shutil.rmtree(tmp)
+    return "\n".join(["| scenario | winners | key cities by Nov 1941 | attacker's combats a game (median) |",
+                      "|---|---|---|---|"] + out)
+
+
 def main() -> dict[str, dict[str, float]]:
     games = int(sys.argv[1]) if len(sys.argv) > 1 and __name__ == "__main__" else GAMES
     t0 = time.perf_counter()
@@ -204,4 +256,7 @@ def main() -> dict[str, dict[str, float]]:
 
 
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) > 2 and sys.argv[1] == "--what-if":
+        print(what_if(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else GAMES))
+    else:
+        main()

@@ -237,7 +237,7 @@ def _movement(sit: Situation) -> list[dict]:
         field = fields.get(_sector(sit, u)) or {}
         here = field.get(u.location, 99)
         contact = any(_enemy(sit, n) for n in sit.data.links(u.location))
-        options = [n for n in sorted(sit.data.links(u.location)) if _open(sit, n) and sit.owner(n) == GERMAN
+        options = [n for n in sorted(sit.data.links(u.location)) if _open(sit, n)
                    and (field.get(n, 99) < here or (contact and n in front and field.get(n, 99) <= here))]
         if options:  # forward, or along the front to where the attacks are
             out.append({"bonus": u.id, "to": min(options, key=lambda n: (field.get(n, 99), n not in front, n))})
