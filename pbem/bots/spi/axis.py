@@ -15,7 +15,7 @@ from typing import Callable
 
 from ...rulesets.spi_barbarossa.position import PUnit
 from .attacks import Ends, attack_order, plan_attacks, worth
-from .moves import best_destination, cities, move_order, passes_city, vp
+from .moves import best_destination, cities, enter, move_order, passes_city, vp
 from .view import View
 
 LEAST = Fraction(3)  # no attack below 3-1: the defender's table then holds no AE (crt.yaml)
@@ -50,21 +50,7 @@ def plan(view: View, level: str) -> list[dict]:
 
 def _enter(view: View, ends: Ends, near: dict[int, int]) -> list[dict]:
     """Reinforcements and returned supply units come in at the west edge, on the free hexes nearest the front."""
-    due = sorted((u for u in view.pos.units.values() if u.side == view.side and u.status == "pending"
-                  and u.flags.get("arrives", "9") <= view.state.date), key=lambda u: u.id)
-    edge = [h for h in view.data.edges.get("west", ()) if not view.enemy_at(h) and not (view.phase.ezoc >> h) & 1]
-    edge.sort(key=lambda h: (near.get(h, 999), view.board.ids[h]))
-    out = []
-    for u in due:
-        for h in edge:
-            if ends.room(h, u):
-                view.pos.place(u, h)
-                ends.send(u, h)
-                out.append({"enter": u.id, "at": view.board.ids[h]})
-                break
-    if out:
-        view.reaches.clear()
-    return out
+    return enter(view, ends, "west", lambda h: near.get(h, 999))
 
 
 def _attacks(view: View, ends: Ends, moved: set[str], level: str) -> list:

@@ -47,3 +47,25 @@ def passes_city(view: View, u: PUnit, dest: int, enemy_cities: set[int]) -> floa
     """Victory points of the enemy-held cities on the cheapest path to dest (passing takes them)."""
     path = view.reach(u).path(u.loc, dest)
     return float(sum(vp(view, h) for h in path if h in enemy_cities))
+
+
+def enter(view: View, ends: Ends, edge_name: str, rank) -> list[dict]:
+    """Due reinforcements and returned units enter at the side's map edge (Reinforcements: a free edge hex
+    outside enemy zones of control), on the hexes `rank` puts first; the view's position then holds them."""
+    due = sorted((u for u in view.pos.units.values() if u.side == view.side and u.status == "pending"
+                  and u.flags.get("arrives", "9") <= view.state.date), key=lambda u: u.id)
+    if not due:
+        return []
+    edge = [h for h in view.data.edges.get(edge_name, ()) if not view.enemy_at(h) and not (view.phase.ezoc >> h) & 1]
+    edge.sort(key=lambda h: (rank(h), view.board.ids[h]))
+    out = []
+    for u in due:
+        for h in edge:
+            if ends.room(h, u):
+                view.pos.place(u, h)
+                ends.send(u, h)
+                out.append({"enter": u.id, "at": view.board.ids[h]})
+                break
+    if out:
+        view.reaches.clear()
+    return out

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from ...rulesets.spi_barbarossa.position import PUnit
 from .attacks import Ends, attack_order, plan_attacks
-from .moves import best_destination, cities, move_order, vp
+from .moves import best_destination, cities, enter, move_order, vp
 from .view import View
 
 LINE = 2  # the line stands this many hexes from the nearest German unit
@@ -114,24 +114,8 @@ def _near_city(view: View, h: int) -> float:
 
 def _enter(view: View, ends: Ends, slots: list[tuple[int, int, float]]) -> list[dict]:
     """Reinforcements enter at the free east-edge hexes nearest the slots most wanted."""
-    due = sorted((u for u in view.pos.units.values() if u.side == view.side and u.status == "pending"
-                  and u.flags.get("arrives", "9") <= view.state.date), key=lambda u: u.id)
-    if not due:
-        return []
-    edge = [h for h in view.data.edges.get("east", ()) if not view.enemy_at(h) and not (view.phase.ezoc >> h) & 1]
     goals = [h for h, _, _ in sorted(slots, key=lambda s: -s[2])][:8] or cities(view, owner=view.side)
-    edge.sort(key=lambda h: (min((view.board.distance(h, g) for g in goals), default=0), view.board.ids[h]))
-    out = []
-    for u in due:
-        for h in edge:
-            if ends.room(h, u):
-                view.pos.place(u, h)
-                ends.send(u, h)
-                out.append({"enter": u.id, "at": view.board.ids[h]})
-                break
-    if out:
-        view.reaches.clear()
-    return out
+    return enter(view, ends, "east", lambda h: min((view.board.distance(h, g) for g in goals), default=0))
 
 
 def _rail(view: View, ends: Ends, moved: set[str], near: dict[int, int], slots: list[tuple[int, int, float]]) -> list[dict]:

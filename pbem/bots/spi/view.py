@@ -7,10 +7,11 @@ adds is search: which hexes a unit can reach this phase and by what path, by rai
 from __future__ import annotations
 
 import heapq
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import SimpleNamespace
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from ...board.bits import has, places_of
 from ...board.search import reachable
@@ -188,48 +189,43 @@ class View:
         flags = [1 if self.land(h) else 0 for h in range(len(self.board))]
         return reachable(self.board, list(sources), flags, max_steps=limit)
 
-    def cut_off(self, side: str, at: int | None = None, unit: PUnit | None = None) -> list[PUnit]:
-        """The units of `side` out of general supply, with `unit` standing at `at` (SUPPLY procedure, ZOC (F)):
-        the rules' own trace, on the position with that one unit moved."""
-        pos = self.pos
+    @contextmanager
+    def standing(self, unit: PUnit | None, at: int | None) -> Iterator[None]:
+        """The position with `unit` moved to `at` for as long as the block asks questions of it."""
         old = unit.loc if unit is not None else None
         moving = unit is not None and at is not None and at != old
         if moving:
-            pos.place(unit, at)
+            self.pos.place(unit, at)  # type: ignore[arg-type]
         try:
-            reached = supply_trace(pos, side).all()
-            out = []
-            for h in places_of(self.ground_bits(side) & ~reached):
-                out += [u for u in pos.at(h) if u.side == side and not u.ct.support]
-            return out
+            yield
         finally:
             if moving:
-                pos.place(unit, old)
+                self.pos.place(unit, old)  # type: ignore[arg-type]
+
+    def cut_off(self, side: str, at: int | None = None, unit: PUnit | None = None) -> list[PUnit]:
+        """The units of `side` out of general supply, with `unit` standing at `at` (SUPPLY procedure, ZOC (F)):
+        the rules' own trace, on the position with that one unit moved."""
+        with self.standing(unit, at):
+            reached = supply_trace(self.pos, side).all()
+            out = []
+            for h in places_of(self.ground_bits(side) & ~reached):
+                out += [u for u in self.pos.at(h) if u.side == side and not u.ct.support]
+            return out
 
     def supply_strain(self, side: str, at: int | None = None, unit: PUnit | None = None, cap: int = 40) -> float:
         """How far `side`'s ground units are from their supply sources, summed (a unit cut off counts 2 * cap):
         what a German move that lengthens the Soviet lines, short of cutting them, achieves."""
-        pos = self.pos
-        old = unit.loc if unit is not None else None
-        moving = unit is not None and at is not None and at != old
-        if moving:
-            pos.place(unit, at)
-        try:
+        with self.standing(unit, at):
             left = self.ground_bits(side)
             total = 0.0
-            for k, ring in enumerate(supply_trace(pos, side).rings()):
+            for k, ring in enumerate(supply_trace(self.pos, side).rings()):
                 hit = ring & left
                 if hit:
-                    n = len(places_of(hit))
-                    total += min(k, cap) * n
+                    total += min(k, cap) * len(places_of(hit))
                     left &= ~hit
                 if not left or k >= cap:
                     break
-            total += 2 * cap * len(places_of(left))
-            return total
-        finally:
-            if moving:
-                pos.place(unit, old)
+            return total + 2 * cap * len(places_of(left))
 
     def ground_bits(self, side: str) -> int:
         """Hexes holding a ground unit of `side` (those with a zone of control, ZOC (G))."""
