@@ -83,6 +83,13 @@ def play(job: Game) -> dict[str, Any]:
     return out
 
 
+def lost_game(job: Game, why: str) -> dict[str, Any]:
+    """The line of a game the cluster could not play (its worker died), with what plays it again."""
+    return {"scenario": job.scenario, "seed": job.seed, **({"options": list(job.options)} if job.options else {}),
+            "ok": False, "step": -1, "error": f"the cluster lost this game: {why}", "reproduce": job.reproduce(),
+            "seconds": 0.0}
+
+
 def _margin(res: dict) -> int | None:
     if "margin" in res:
         return res["margin"]

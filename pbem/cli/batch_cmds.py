@@ -8,13 +8,19 @@ import click
 
 from .main import json_option, main, run
 
+cluster_option = click.option(
+    "--cluster", metavar="ADDRESS", default=None,
+    help="run the jobs on the workers of this Dask scheduler (tcp://HOST:PORT), with the same lines, files and "
+         "exit code as here; the workers must see the same files at the same paths (docs/batch.md)")
+
 
 @main.command()
 @click.argument("source", metavar="MANIFEST|FOLDER")
 @click.option("--jobs", "workers", type=int, default=None, help="worker processes (default: the number of cores)")
+@cluster_option
 @json_option
 @run
-def batch(source: str, workers: int | None, as_json: bool) -> int:
+def batch(source: str, workers: int | None, cluster: str | None, as_json: bool) -> int:
     """Adjudicate many steps: one JSON line per job on standard output, a summary at the end.
 
     MANIFEST is a YAML list (or JSON lines) of jobs {id, state, orders: [...], output, report, secrets, force};
@@ -31,7 +37,7 @@ def batch(source: str, workers: int | None, as_json: bool) -> int:
         progress.update(result)
 
     try:
-        results = b.run(jobs, n, emit)
+        results = b.run(jobs, n, emit, cluster=cluster, shared=b.shared_files(source, jobs) if cluster else ())
     except KeyboardInterrupt:
         click.echo("\ninterrupted: finished jobs kept their files; unfinished ones wrote nothing", err=True)
         return 130
@@ -49,14 +55,16 @@ def batch(source: str, workers: int | None, as_json: bool) -> int:
 @click.option("--max-steps", type=int, default=400, show_default=True)
 @click.option("--option", "options", multiple=True, metavar="NAME",
               help="start every game with this agreed variant, as `pbem new --option` (repeatable)")
+@cluster_option
 @json_option
 @run
 def selfplay(scenario: str, games: int, workers: int | None, seed: str, max_steps: int, options: tuple[str, ...],
-             as_json: bool) -> int:
+             cluster: str | None, as_json: bool) -> int:
     """Whole games bot against bot: one JSON line per game (winner, length, margin), a summary, and every
     crash or broken invariant with the seed that reproduces it (exit 1 if any)."""
     from .. import batch as b
     from .. import selfplay as sp
+    from ..dispatch import run_parallel
 
     jobs = [sp.Game(scenario, seed if games == 1 and seed != "selfplay" else f"{seed}-{i}", max_steps,
                     tuple(sorted(set(options)))) for i in range(games)]
@@ -69,7 +77,7 @@ def selfplay(scenario: str, games: int, workers: int | None, seed: str, max_step
         progress.update({**result, "job": result["seed"], "error": result.get("error")})
 
     try:
-        results = b.run_parallel(sp.play, jobs, workers or os.cpu_count() or 1, emit)
+        results = run_parallel(sp.play, jobs, workers or os.cpu_count() or 1, emit, cluster=cluster, lost=sp.lost_game)
     except KeyboardInterrupt:
         click.echo("\ninterrupted", err=True)
         return 130
