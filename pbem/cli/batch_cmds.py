@@ -3,10 +3,13 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 import click
 
-from .main import json_option, main, run
+from ..core.errors import UsageError
+from ..core.loading import write_atomic
+from .main import force_option, json_option, main, run
 
 cluster_option = click.option(
     "--cluster", metavar="ADDRESS", default=None,
@@ -56,12 +59,16 @@ def batch(source: str, workers: int | None, cluster: str | None, as_json: bool) 
 @click.option("--option", "options", multiple=True, metavar="NAME",
               help="start every game with this agreed variant, as `pbem new --option` (repeatable)")
 @cluster_option
+@click.option("--summary", "page", metavar="FILE.html", default=None,
+              help="also write a self-contained page: win rates with 95%% Wilson intervals, victory margins, and "
+                   "when each victory city fell against history (needs the charts extra)")
+@force_option
 @json_option
 @run
 def selfplay(scenario: str, games: int, workers: int | None, seed: str, max_steps: int, options: tuple[str, ...],
-             cluster: str | None, as_json: bool) -> int:
-    """Whole games bot against bot: one JSON line per game (winner, length, margin), a summary, and every
-    crash or broken invariant with the seed that reproduces it (exit 1 if any)."""
+             cluster: str | None, page: str | None, force: bool, as_json: bool) -> int:
+    """Whole games bot against bot: one JSON line per game (winner, length, margin, when each victory city fell),
+    a summary, and every crash or broken invariant with the seed that reproduces it (exit 1 if any)."""
     from .. import batch as b
     from .. import selfplay as sp
     from ..dispatch import run_parallel
@@ -70,6 +77,12 @@ def selfplay(scenario: str, games: int, workers: int | None, seed: str, max_step
                     tuple(sorted(set(options)))) for i in range(games)]
     if jobs:
         sp.start(jobs[0])  # an unknown scenario or option is refused once (exit 2), not by every game
+    if page:  # refused now, not after the games
+        from .. import selfplay_report
+
+        selfplay_report.require()
+        if Path(page).exists() and not force:
+            raise UsageError("output exists; use --force to replace it", where=page)
     progress = b.Progress(len(jobs), sys.stderr.isatty(), lambda s: (sys.stderr.write(s), sys.stderr.flush()))
 
     def emit(result: dict) -> None:
@@ -83,4 +96,9 @@ def selfplay(scenario: str, games: int, workers: int | None, seed: str, max_step
         return 130
     if not as_json:
         click.echo(sp.summary(results), err=True)
+    if page and results:
+        command = " ".join(["pbem selfplay", scenario, f"--games {games}", f"--seed {seed}",
+                            *([f"--max-steps {max_steps}"] if max_steps != 400 else []),
+                            *(f"--option {o}" for o in sorted(set(options)))])
+        write_atomic(page, selfplay_report.page(results, command), force=force)
     return 0 if all(r["ok"] for r in results) else 1

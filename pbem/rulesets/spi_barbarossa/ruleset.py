@@ -339,6 +339,12 @@ class SpiBarbarossa(Ruleset):
                 "awaiting": state.awaiting.to_dict(), "forces": counts, "axis_city_points": axis_vp,
                 "control": dict(state.control), "result": dict(state.result) if state.result else None}
 
+    def victory_places(self, state: GameState) -> dict[str, str | None]:
+        """The Soviet cities that carry victory points, each with its controller by Control of Cities (the last
+        side to pass a unit through it, `Position.control`, which the state keeps)."""
+        d = spidata.load(self._scenario(state))
+        return {n: state.control.get(n) for n in sorted(d.city_vp) if d.city_vp[n] and d.country[d.city_hex[n]] == "ussr"}
+
     def route(self, state: GameState, unit_id: str, target: str) -> dict:
         """Cheapest legal path for a unit to a hex in the current movement phase, with its cost."""
         from .movement import cheapest_path

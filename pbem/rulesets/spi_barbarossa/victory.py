@@ -18,4 +18,8 @@ def victory(pos: Position, levels: list[Mapping[str, Any]]) -> dict:
             held.append({"city": name, "vp": vp})
     points = sum(c["vp"] for c in held)
     level = next((lv for lv in levels if points >= lv["min"]), levels[-1])
-    return {"axis_points": points, "cities": held, "level": level["name"], "winner": level.get("winner")}
+    out = {"axis_points": points, "cities": held, "level": level["name"], "winner": level.get("winner")}
+    needed = [lv["min"] for lv in levels if lv.get("winner") == AXIS]
+    if needed:
+        out["needed"] = min(needed)  # the fewest points that make a German victory level
+    return out
