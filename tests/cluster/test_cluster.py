@@ -50,13 +50,15 @@ def test_batch_on_the_cluster_is_byte_for_byte_a_local_run(cluster, tmp_path):
 
 
 def test_selfplay_on_the_cluster_is_byte_for_byte_a_local_run(cluster, tmp_path):
-    """Whole games, and games that fail (the step limit stops them): the same lines, the same exit code."""
-    for args, code in ((["codeword-barbarossa/june-1940", "--games", "2"], 0),
-                       (["spi-barbarossa/barbarossa-1941", "--games", "2", "--max-steps", "3"], 1)):
-        here = pbem("selfplay", *args, "--jobs", "2", "--json", cwd=tmp_path)
-        there = pbem("selfplay", *args, "--cluster", cluster, "--json", cwd=tmp_path)
+    """Whole games, and games that fail (the step limit stops them): the same lines, the same exit code, the same
+    summary page."""
+    for n, (args, code) in enumerate(((["codeword-barbarossa/june-1940", "--games", "2"], 0),
+                                      (["spi-barbarossa/barbarossa-1941", "--games", "2", "--max-steps", "3"], 1))):
+        here = pbem("selfplay", *args, "--jobs", "2", "--json", "--summary", f"here-{n}.html", cwd=tmp_path)
+        there = pbem("selfplay", *args, "--cluster", cluster, "--json", "--summary", f"there-{n}.html", cwd=tmp_path)
         assert here.returncode == there.returncode == code, (here.stderr, there.stderr)
         assert masked(there.stdout) == masked(here.stdout) and len(there.stdout.splitlines()) == 2
+        assert (tmp_path / f"there-{n}.html").read_bytes() == (tmp_path / f"here-{n}.html").read_bytes()
 
 
 def test_ctrl_c_on_the_cluster_keeps_finished_jobs_and_leaves_nothing_half_written(cluster, tmp_path):
