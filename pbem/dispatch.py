@@ -146,7 +146,7 @@ def connect(address: str) -> Any:
     except ImportError:
         raise UsageError("--cluster needs Dask distributed: pip install 'pbem[cluster]'") from None
     try:
-        client = Client(address, timeout="20s", set_as_default=False)
+        client = Client(address, set_as_default=False)  # Dask's connect timeout (distributed.comm.timeouts.connect)
     except (OSError, TimeoutError, ValueError) as exc:
         raise UsageError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
     try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import re
 import subprocess
 import sys
@@ -134,7 +135,7 @@ def test_the_page_is_the_same_bytes_for_the_same_games_whatever_the_machines_mat
     code = ("import json, sys; from pbem import selfplay_report as r; "
             "sys.stdout.write(r.page(json.loads(sys.stdin.read())))")
     other = subprocess.run([sys.executable, "-c", code], input=json.dumps(lines), capture_output=True, text=True,
-                           env={"PYTHONHASHSEED": "12345", "PATH": "/usr/bin:/bin"}, check=True).stdout
+                           env={**os.environ, "PYTHONHASHSEED": "12345"}, check=True).stdout
     assert other == page
 
 
