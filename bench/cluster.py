@@ -30,8 +30,10 @@ MARKER = "<!-- cluster bench results -->"
 
 def timed(args: list[str]) -> float:
     t = time.perf_counter()
-    subprocess.run([PBEM, "selfplay", SCENARIO, "--games", str(GAMES), "--seed", "bench", "--json", *args],
-                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    r = subprocess.run([PBEM, "selfplay", SCENARIO, "--games", str(GAMES), "--seed", "bench", "--json", *args],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if r.returncode:
+        raise SystemExit(f"pbem selfplay {' '.join(args)} failed ({r.returncode}):\n{r.stderr[-2000:]}")
     return time.perf_counter() - t
 
 

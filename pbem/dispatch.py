@@ -64,7 +64,8 @@ def _run_here(fn: Callable[[Any], Result], jobs: Sequence[Any], workers: int,
     try:
         while len(results) < len(jobs):
             while started < len(jobs) and len(inflight) < 2 * workers:
-                inflight.append(pool.apply_async(fn, (jobs[started],)))
+                with _held_sigint():  # a job handed out is always in `inflight`, so its line is never lost
+                    inflight.append(pool.apply_async(fn, (jobs[started],)))
                 started += 1
             inflight[0].wait()
             with _held_sigint():  # taken, kept and reported as one: a Ctrl-C now waits until it is done
@@ -115,7 +116,8 @@ def _run_on_cluster(fn: Callable[[Any], Result], jobs: Sequence[Any], address: s
                 window = 2 * max(1, sum(client.nthreads().values()))
                 while started < len(jobs) and len(inflight) < window:
                     job = jobs[started]
-                    inflight.append((job, client.submit(_remote, fn, cwd, digest, job, pure=False, retries=0)))
+                    with _held_sigint():
+                        inflight.append((job, client.submit(_remote, fn, cwd, digest, job, pure=False, retries=0)))
                     started += 1
                 job, future = inflight[0]
                 _wait(future)
@@ -161,7 +163,10 @@ def check_workers(client: Any, cwd: str, shared: Sequence[str]) -> None:
     """Every worker runs the same pbem and sees `cwd` and the `shared` files as this process does; UsageError
     naming the worker and what differs otherwise (rather than every job failing the same way)."""
     expected = {path: _file_digest(os.path.join(cwd, path)) for path in shared}
-    answers = client.run(_probe, cwd, code_fingerprint(), expected)
+    try:
+        answers = client.run(_probe, cwd, code_fingerprint(), expected)
+    except Exception as exc:  # noqa: BLE001 - typically a worker without pbem installed
+        raise UsageError(f"a worker of the cluster cannot run pbem: {type(exc).__name__}: {exc}") from None
     problems = [f"worker {worker}: {problem}" for worker, problem in sorted(answers.items()) if problem]
     if problems:
         raise UsageError("the cluster cannot run these jobs as this machine would:\n  " + "\n  ".join(problems)
