@@ -13,8 +13,9 @@ from .main import force_option, json_option, main, run
 
 cluster_option = click.option(
     "--cluster", metavar="ADDRESS", default=None,
-    help="run the jobs on the workers of this Dask scheduler (tcp://HOST:PORT), with the same lines, files and "
-         "exit code as here; the workers must see the same files at the same paths (docs/batch.md)")
+    help="run the jobs on the workers of this Dask scheduler (tcp://HOST:PORT) instead of --jobs processes here, "
+         "with the same lines, files and exit code; the workers must see the same files at the same paths "
+         "(docs/batch.md)")
 
 
 @main.command()

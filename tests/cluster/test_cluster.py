@@ -46,6 +46,33 @@ def test_batch_on_the_cluster_is_byte_for_byte_a_local_run(cluster, tmp_path):
     assert (tmp_path / "out/next-0.yaml").read_bytes() == (EX / "state-1.yaml").read_bytes()
 
 
+def test_a_folder_of_game_folders_on_the_cluster_is_byte_for_byte_a_local_run(cluster, tmp_path):
+    """A game folder's step (its states, reports and history files) is adjudicated by a worker as here."""
+    import shutil
+
+    import yaml
+
+    from pbem.core import game
+
+    games = tmp_path / "games"
+    for name in ("ready", "waiting"):
+        r = pbem("game", "init", "spi-barbarossa/barbarossa-1941", str(games / name), "--seed", "b", "--setup",
+                 "historical", "--player", "axis=a@example.org", "--player", "soviet=s@example.org", cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+    state = game.load_state(str(games / "ready/0000-state.yaml"))
+    body = {"format": "pbem/orders@1", "game": state.game, "side": "axis", "step": 0, "state": state.hash(),
+            "orders": []}
+    (games / "ready/0000-orders-axis.yaml").write_text(yaml.safe_dump(body))
+    shutil.copytree(games, tmp_path / "games-here")
+    here = pbem("batch", "games-here", "--jobs", "2", "--json", cwd=tmp_path)
+    there = pbem("batch", "games", "--cluster", cluster, "--json", cwd=tmp_path)
+    assert here.returncode == there.returncode == 0, there.stderr
+    assert masked(there.stdout) == masked(here.stdout) and '"outcome": "adjudicated"' in there.stdout
+    for name in ("ready", "waiting"):
+        assert files(games / name) == files(tmp_path / "games-here" / name)
+    assert (games / "ready/0001-state.yaml").exists()
+
+
 def test_selfplay_on_the_cluster_is_byte_for_byte_a_local_run(cluster, tmp_path):
     """Whole games, and games that fail (the step limit stops them): the same lines, the same exit code, the same
     summary page."""
