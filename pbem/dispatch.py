@@ -46,46 +46,55 @@ def run_parallel(fn: Callable[[Any], Result], jobs: Sequence[Any], workers: int,
 
 def _run_here(fn: Callable[[Any], Result], jobs: Sequence[Any], workers: int,
               on_result: Callable[[Result], None]) -> list[Result]:
-    results: list[Result] = []
     if workers <= 1 or len(jobs) <= 1:
-        for job in jobs:
-            r = fn(job)
-            with _held_sigint():
-                results.append(r)
-                on_result(r)
-        return results
+        return _drive(jobs, on_result, lambda: 1, fn, lambda r: None, lambda r, job: r)
     import multiprocessing
 
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     pool = ctx.Pool(workers, initializer=_quiet_workers)
-    inflight: deque = deque()
+    try:
+        return _drive(jobs, on_result, lambda: 2 * workers, lambda job: pool.apply_async(fn, (job,)),
+                      lambda handle: handle.wait(), lambda handle, job: handle.get())
+    finally:
+        pool.close()  # nothing more is handed out; what was runs to its end and keeps its files
+        pool.join()
+
+
+def _drive(jobs: Sequence[Any], on_result: Callable[[Result], None], window: Callable[[], int],
+           submit: Callable[[Any], Any], wait: Callable[[Any], None], take: Callable[[Any, Any], Result]
+           ) -> list[Result]:
+    """The one loop of both pools: keep up to `window()` jobs handed out (`submit` gives a handle), take the results
+    in job order (`wait` until the first is done, `take` its result), and on Ctrl-C hand out nothing more, take
+    and report what was handed out, and re-raise. A job handed out is always in `inflight`, and a result taken is
+    always reported (`_held_sigint`), so no finished job misses its line. (In this process `submit` is the job
+    function itself: the job runs as it is handed out, and a Ctrl-C lets it finish as a pool's running job does.)"""
+    results: list[Result] = []
+    inflight: deque[tuple[Any, Any]] = deque()
     started = 0
     try:
         while len(results) < len(jobs):
-            while started < len(jobs) and len(inflight) < 2 * workers:
-                with _held_sigint():  # a job handed out is always in `inflight`, so its line is never lost
-                    inflight.append(pool.apply_async(fn, (jobs[started],)))
+            while started < len(jobs) and len(inflight) < window():
+                with _held_sigint():
+                    inflight.append((jobs[started], submit(jobs[started])))
                 started += 1
-            inflight[0].wait()
+            job, handle = inflight[0]
+            wait(handle)
             with _held_sigint():  # taken, kept and reported as one: a Ctrl-C now waits until it is done
-                r = inflight.popleft().get()
+                inflight.popleft()
+                r = take(handle, job)
                 results.append(r)
                 on_result(r)
-        pool.close()
     except KeyboardInterrupt:
-        pool.close()  # start nothing new; let the jobs already handed out write their files whole
-        for pending in inflight:
+        for job, handle in inflight:
             try:
-                r = pending.get()
-            except Exception:  # noqa: BLE001 - a job's own errors are already in its result
+                r = take(handle, job)
+            except Exception:  # noqa: BLE001 - a job's own errors are in its result; a lost one has no line
                 continue
             with _held_sigint():
                 results.append(r)
                 on_result(r)
         raise
-    finally:
-        pool.join()
     return results
 
 
@@ -100,43 +109,17 @@ def _quiet_workers() -> None:
 
 def _run_on_cluster(fn: Callable[[Any], Result], jobs: Sequence[Any], address: str,
                     on_result: Callable[[Result], None], lost: Lost | None, shared: Sequence[str]) -> list[Result]:
-    """The same loop as `_run_here`, with the scheduler's workers as the pool: at most twice as many jobs handed
-    out as the cluster has threads, so that a Ctrl-C leaves little to finish (and nothing queued at the
-    scheduler that would start after it)."""
+    """`_drive` with the scheduler's workers as the pool: at most twice as many jobs handed out as the cluster has
+    threads, so that a Ctrl-C leaves little to finish (and nothing queued at the scheduler that would start after
+    it)."""
     client = connect(address)
     try:
         cwd = os.getcwd()
         check_workers(client, cwd, shared)
         digest = code_fingerprint()
-        results: list[Result] = []
-        inflight: deque[tuple[Any, Any]] = deque()
-        started = 0
-        try:
-            while len(results) < len(jobs):
-                window = 2 * max(1, sum(client.nthreads().values()))
-                while started < len(jobs) and len(inflight) < window:
-                    job = jobs[started]
-                    with _held_sigint():
-                        inflight.append((job, client.submit(_remote, fn, cwd, digest, job, pure=False, retries=0)))
-                    started += 1
-                job, future = inflight[0]
-                _wait(future)
-                with _held_sigint():
-                    inflight.popleft()
-                    r = _taken(future, job, lost)
-                    results.append(r)
-                    on_result(r)
-        except KeyboardInterrupt:
-            for job, future in inflight:  # nothing new is sent; what was handed out finishes and is reported
-                try:
-                    r = _taken(future, job, lost)
-                except Exception:  # noqa: BLE001 - without `lost`, a job the cluster lost has no line
-                    continue
-                with _held_sigint():
-                    results.append(r)
-                    on_result(r)
-            raise
-        return results
+        return _drive(jobs, on_result, lambda: 2 * max(1, sum(client.nthreads().values())),
+                      lambda job: client.submit(_remote, fn, cwd, digest, job, pure=False, retries=0),
+                      _wait, lambda future, job: _taken(future, job, lost))
     finally:
         client.close()
 

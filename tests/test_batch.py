@@ -102,9 +102,11 @@ def test_a_folder_of_game_folders_advances_each_complete_step(tmp_path):
     shutil.rmtree(games)
 
 
-def test_ctrl_c_keeps_finished_jobs_and_leaves_nothing_half_written(tmp_path):
-    """Ctrl-C stops cleanly: no new job starts, running ones finish, every output is whole or absent."""
-    interrupt_a_batch(tmp_path, "--jobs", "2")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_keeps_finished_jobs_and_leaves_nothing_half_written(tmp_path, jobs):
+    """Ctrl-C stops cleanly: no new job starts, running ones finish, every output is whole or absent (in worker
+    processes, or in pbem's own process with --jobs 1)."""
+    interrupt_a_batch(tmp_path, "--jobs", jobs)
 
 
 def interrupt_a_batch(tmp_path: Path, *args: str) -> None:
