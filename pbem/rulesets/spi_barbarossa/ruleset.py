@@ -458,14 +458,13 @@ class SpiBarbarossa(Ruleset):
         return out
 
     def victory_places(self, state: GameState) -> dict[str, str | None]:
-        """The Soviet cities that carry victory points, each with its controller by Control of Cities (the last
-        side to pass a unit through it, `Position.control`, which the state keeps once a step has been played;
-        before that, the side whose country it is)."""
-        from .position import home_side
+        """The Soviet cities that carry victory points, each with its controller by Control of Cities as the
+        victory count works it out (the front lines, Interpretation 20: `control.city_control`)."""
+        from .control import city_control
 
         d = spidata.load(self._scenario(state))
-        return {n: state.control.get(n) or home_side(d.country[d.city_hex[n]]) for n in sorted(d.city_vp)
-                if d.city_vp[n] and d.country[d.city_hex[n]] == "ussr"}
+        control = city_control(Position(d, state))
+        return {n: control[n] for n in sorted(d.city_vp) if d.city_vp[n] and d.country[d.city_hex[n]] == "ussr"}
 
     def route(self, state: GameState, unit_id: str, target: str) -> dict:
         """Cheapest legal path for a unit to a hex in the current movement phase, with its cost."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .control import axis_cities
+from .data import AXIS
 from .position import Position
 
 
