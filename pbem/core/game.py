@@ -44,6 +44,10 @@ def next_reveal(state: GameState, secret: Mapping[str, Any], side: str) -> str:
     chain = state.dice.chains.get(side)
     if chain is None:
         raise MismatchError(f"side {side!r} has no dice commitment in this game")
+    if chain["index"] + 1 > secret["length"]:
+        raise MismatchError(f"the dice secret of {side} is used up: its chain has {secret['length']} elements and the "
+                            f"game is at element {chain['index']}; the game cannot go on with committed dice "
+                            "(docs/dice.md)")
     element = dicemod.chain_element(secret["seed"], secret["length"], chain["index"] + 1)
     if not dicemod.verify_reveal(chain["last"], element):
         raise MismatchError("the secret file does not belong to this game's commitment for " + side)

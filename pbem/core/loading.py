@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 import sys
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -19,6 +17,7 @@ import yaml
 
 from .errors import InputError, SchemaError, UsageError
 from .fastschema import accepts
+from .files import write_atomic, write_files  # noqa: F401  (the writing side, imported from here by many)
 
 try:  # the C loader is several times faster on large maps
     _Loader: type = yaml.CSafeLoader
@@ -371,45 +370,3 @@ def dump(data: Any, fmt: str = "yaml") -> str:
     if fmt == "json":
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     return dump_yaml(data)
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def write_atomic(path: str | Path, text: str, *, force: bool = False, protect: tuple[str, ...] = ()) -> None:
-    """Write via a temporary file and rename, so a reader never sees half a file.
-
-    `protect` lists input paths that must never be overwritten, even with --force.
-    """
-    if str(path) == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        return
-    target = Path(path)
-    resolved = target.resolve()
-    for p in protect:
-        if p != "-" and Path(p).resolve() == resolved:
-            raise UsageError("refusing to overwrite an input file", where=str(path))
-    if target.exists() and not force:
-        raise UsageError("output exists; use --force to replace it", where=str(path))
-    directory = target.parent if str(target.parent) else Path(".")
-    if not directory.is_dir():
-        raise UsageError("output folder does not exist", where=str(directory))
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    except OSError as exc:
-        raise UsageError(f"cannot write here: {exc.strerror or exc}", where=str(path)) from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes private files; outputs are ordinary files
-        os.replace(tmp, target)
-    except BaseException as exc:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise UsageError(f"cannot write: {exc.strerror or exc}; nothing was written", where=str(path)) from None
-        raise
