@@ -348,10 +348,17 @@ def adjudicate(state_file: str, orders_files: tuple[str, ...], output: str, repo
 @click.argument("rest", metavar="ORDERS... NEXT", nargs=-1)
 @click.option("--secret", "secrets", multiple=True,
               help="a hiding side's secret, for steps only its owner can re-run (solitaire); never needed otherwise")
+@click.option("--report", "report_file", help="also confirm this report is the one NEXT produces")
+@click.option("--format", "fmt", type=click.Choice(["text", "md", "json"]), default="text", show_default=True,
+              help="the format of the --report")
 @json_option
 @run
-def verify(state_file: str, rest: tuple[str, ...], secrets: tuple[str, ...], as_json: bool) -> None:
-    """Re-run a step from STATE and ORDERS and confirm it reproduces NEXT exactly."""
+def verify(state_file: str, rest: tuple[str, ...], secrets: tuple[str, ...], report_file: str | None, fmt: str,
+           as_json: bool) -> None:
+    """Re-run a step from STATE and ORDERS and confirm it reproduces NEXT exactly (and REPORT, if given)."""
+    from ..core.loading import read_text
+    from ..report.compare import report_difference
+
     if len(rest) < 2:
         raise UsageError("verify needs STATE, at least one ORDERS file and the NEXT state")
     state = game.load_state(state_file)
@@ -359,9 +366,15 @@ def verify(state_file: str, rest: tuple[str, ...], secrets: tuple[str, ...], as_
     claimed = load_data(rest[-1])
     if not isinstance(claimed, dict):
         raise UsageError("the next state is not a state file", where=rest[-1])
+    report = read_text(report_file) if report_file else None
     outcome = game.verify(state, orders, claimed, secrets=_secrets(secrets, state, state_file))
-    _out({"ok": True, "hash": outcome.state.hash()}, as_json,
-         f"verified: step {state.step} reproduces {rest[-1]} exactly ({outcome.state.hash()[:16]}…)")
+    if report is not None:
+        wrong = report_difference(outcome.state, report, fmt)
+        if wrong:
+            raise VerificationFailed(f"not the report the step produces: {wrong}", where=report_file or "")
+    _out({"ok": True, "hash": outcome.state.hash(), "report": report_file}, as_json,
+         f"verified: step {state.step} reproduces {rest[-1]} exactly ({outcome.state.hash()[:16]}…)"
+         + (f", and its report {report_file}" if report_file else ""))
 
 
 @main.command()
