@@ -4,12 +4,12 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo demo-fast demo-codeword test bench fuzz venv clean setup compile sysdeps
+.PHONY: demo demo-fast demo-codeword test bench fuzz venv clean setup compile sysdeps pictures
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -qq --upgrade pip
-	$(PY) -m pip install -qq -e '.[test]'
+	$(PY) -m pip install -qq -e '.[test,maps]'
 	touch $(STAMP)
 
 # Byte-compile pbem as pip does for a regular install (an editable one is not, and with
@@ -56,6 +56,10 @@ bench: compile .venv-bench/.installed
 # Developer targets: regenerate committed data (the map needs the `mapgen` extra in a separate venv).
 setup: $(STAMP)
 	$(PY) scenarios/spi-barbarossa/tools/build_setup.py
+
+# The pictures the README and docs show (tests/pages/test_pictures.py checks they are current).
+pictures: compile
+	$(PY) -m tests.pages.pictures
 
 clean:
 	rm -rf $(VENV) .venv-bench .pytest_cache bench/out

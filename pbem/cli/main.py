@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -43,11 +44,25 @@ def run(fn: Callable[..., int | None]) -> Callable[..., None]:
         except PbemError as exc:
             _emit_error(exc, as_json)
             sys.exit(exc.exit_code)
+        except Exception as exc:  # noqa: BLE001 - the last line only: every known case is cured where it enters
+            if os.environ.get("PBEM_DEBUG"):
+                raise
+            _emit_error(UsageError(f"internal error ({type(exc).__name__}: {exc}); please report it with the "
+                                   "input files (PBEM_DEBUG=1 shows the traceback)",
+                                   where=", ".join(_inputs(args, kwargs))), as_json)
+            sys.exit(2)
         sys.exit(code)
 
     wrapper.__name__ = fn.__name__
     wrapper.__doc__ = fn.__doc__
     return wrapper
+
+
+def _inputs(args: tuple, kwargs: dict) -> list[str]:
+    """The files a command was given (its arguments that name existing files), for the last line's message."""
+    values = [*args, *kwargs.values()]
+    flat = [v for x in values for v in (x if isinstance(x, (tuple, list)) else [x]) if isinstance(v, str)]
+    return [v for v in flat if v != "-" and os.path.exists(v)]
 
 
 def pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
@@ -162,14 +177,21 @@ def new(scenario: str, output: str, seed: str | None, game_id: str | None, optio
 @main.command()
 @click.argument("state_file", metavar="STATE")
 @click.option("--side", help="show only what this side may see")
-@click.option("--report", "report_fmt", type=click.Choice(["text", "md", "json"]), help="print the last step's report")
+@click.option("--report", "report_fmt", type=click.Choice(["text", "md", "json", "html"]),
+              help="print the last step's report (html: a page with the map)")
 @click.option("--secret", "secret_file", help="your secret file: see your own hidden units (docs/hidden.md)")
+@click.option("--units", is_flag=True, help="list every unit the side may see, own and enemy, with place and status")
 @json_option
 @run
-def show(state_file: str, side: str | None, report_fmt: str | None, secret_file: str | None, as_json: bool) -> None:
+def show(state_file: str, side: str | None, report_fmt: str | None, secret_file: str | None, units: bool,
+         as_json: bool) -> None:
     """Status of a game: whose turn, what is awaited, forces and cities."""
     from ..report import render
 
+    if units:
+        from .view_cmds import show_units
+
+        return show_units(state_file, side, secret_file, as_json)
     state = game.load_state(state_file)
     secrets = [game.load_secret(secret_file)] if secret_file else []
     if secrets and secrets[0]["side"] not in (state.hidden or {}):
@@ -180,6 +202,11 @@ def show(state_file: str, side: str | None, report_fmt: str | None, secret_file:
     keys = game.keyring(state, [], secrets)
     rs = game.ruleset_of(state)
     summary = rs.summary(state, side) if keys is None else rs.summary(state, side, keys=keys)
+    if report_fmt == "html":
+        from .page_cmds import render_report
+
+        click.echo(render_report(state, "html", side=side, keys=keys), nl=False)
+        return
     if report_fmt:
         text = render(state.to_dict(), state.hash(), report_fmt)
         private = summary.get("private") or summary.get("positions")
@@ -205,6 +232,7 @@ def show(state_file: str, side: str | None, report_fmt: str | None, secret_file:
         lines.append(f"  {what} (yours only): {', '.join(items)}")
     if "axis_city_points" in summary:
         lines.append(f"  Axis holds {summary['axis_city_points']} city victory points")
+    lines += [textwrap.fill(n, 78, initial_indent="  ", subsequent_indent="    ") for n in summary.get("notes", ())]
     if summary.get("result"):
         lines.append(f"  result: {summary['result']['level']}")
     for s, h in (summary.get("hidden") or {}).items():
@@ -313,29 +341,39 @@ def _secrets(paths: tuple[str, ...], state: Any = None, state_file: str = "") ->
 @click.argument("orders_files", metavar="ORDERS...", nargs=-1)
 @click.option("-o", "--output", required=True, help="the next state file")
 @click.option("--report", "report_file", help="write the turn report here ('-' for standard output)")
-@click.option("--format", "fmt", type=click.Choice(["text", "md", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "md", "json", "html"]),
+              help="the report's format; default: from --report's extension (.html, .md, .json), else text")
+@click.option("--map", "map_file", help="write the next state's map (.svg, .png, .html); a Markdown report links it "
+              "(default for one: next to it, as .svg)")
 @click.option("--secret", "secrets", multiple=True,
               help="the adjudicating side's secret (committed dice, and its hidden units)")
 @click.option("--void-illegal", is_flag=True, help="referee: drop illegal orders (listed) instead of rejecting")
 @force_option
 @json_option
 @run
-def adjudicate(state_file: str, orders_files: tuple[str, ...], output: str, report_file: str | None, fmt: str,
-               secrets: tuple[str, ...], void_illegal: bool, force: bool, as_json: bool) -> None:
+def adjudicate(state_file: str, orders_files: tuple[str, ...], output: str, report_file: str | None, fmt: str | None,
+               map_file: str | None, secrets: tuple[str, ...], void_illegal: bool, force: bool, as_json: bool) -> None:
     """Adjudicate one step: check the orders, roll the dice, write the next state and report."""
-    from ..report import render
+    from .page_cmds import map_bytes, picture_target, render_report, report_format
 
     protect = (state_file,) + orders_files + secrets
-    check_targets([output, report_file], protect)
+    fmt = report_format(fmt, report_file)
+    picture = picture_target(fmt, report_file, map_file)
+    if picture == "-" and "-" in (output, report_file):
+        raise UsageError("--map - writes the picture to standard output: -o and --report must then be files")
+    check_targets([output, report_file, picture], protect)  # before anything is read, computed or written
     state = game.load_state(state_file)
     orders = _load_all(orders_files)
     outcome = game.adjudicate(state, orders, secrets=_secrets(secrets, state, state_file), void_illegal=void_illegal)
     nxt = outcome.state
-    outputs = [(output, dump_yaml(nxt.to_dict()))]
+    outputs: list[tuple[str, str | bytes]] = [(output, dump_yaml(nxt.to_dict()))]
     if report_file:
-        outputs.append((report_file, render(nxt.to_dict(), nxt.hash(), fmt)))
-    write_files(outputs, force=force, protect=protect)  # both or neither refused; a re-run after a kill completes
-    if output != "-" and report_file != "-":
+        outputs.append((report_file, render_report(nxt, fmt, report_file=report_file, picture=picture)))
+    drawn = map_bytes(nxt, None, None, picture) if picture else None  # the public view: no secret is read
+    if picture and drawn is not None:
+        outputs.append((picture, drawn))
+    write_files(outputs, force=force, protect=protect)  # all checked before any is written; a re-run completes
+    if "-" not in (output, report_file, picture):
         _out({"ok": True, "state": output, "hash": nxt.hash(), "rolls": len(outcome.rolls), "voided": len(outcome.voided),
               "awaiting": nxt.awaiting.to_dict()}, as_json,
              f"step {state.step} adjudicated: {len(outcome.events)} events, {len(outcome.rolls)} rolls"
@@ -627,6 +665,8 @@ def hidden_check(state_file: str, openings_file: str, as_json: bool) -> None:
 from . import folder_cmds  # noqa: E402,F401  (registers `pbem game` and `pbem audit`)
 from . import mail_cmds  # noqa: E402,F401
 from . import batch_cmds  # noqa: E402,F401  (registers `pbem batch`)
+from . import view_cmds  # noqa: E402,F401  (registers `pbem map` and `pbem where`)
+from . import page_cmds  # noqa: E402,F401  (registers `pbem view`)
 
 if __name__ == "__main__":  # pragma: no cover
     main()
