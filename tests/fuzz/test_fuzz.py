@@ -40,7 +40,8 @@ def test_the_corpus_covers_every_target_and_every_listed_find():
     for find in ("alias-bomb-in-answers.yaml", "json-100000-deep.json", "yaml-900-deep.yaml", "int-4301-digits.yaml",
                  "lone-surrogate.json", "binary-in-an-order.yaml", "timestamp-in-answers.yaml", "invest-null.yaml",
                  "draw-g01.yaml", "breakthrough-object.yaml", "path-quarter.yaml", "move-empty.yaml", "blitz-list.yaml",
-                 "phase-empty.yaml", "unsupplied-unknown.yaml", "records-broken.yaml", "borderland-net-broken.yaml",
+                 "phase-empty.yaml", "unsupplied-unknown.yaml", "unsupplied-dangling.yaml", "records-broken.yaml",
+                 "borderland-net-broken.yaml",
                  "malformed.jsonl", "not-utf8.jsonl", "side-300.eml", "step-10e300.eml", "side-nul.eml",
                  "forward-3000-deep.eml", "pasted-headers-400.eml"):
         assert find in names, find
