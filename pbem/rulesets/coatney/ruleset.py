@@ -27,6 +27,8 @@ OPTIONS = {"agreed-scenario", "siberian-gamble", "soviet-choice", "advanced-map"
 
 class CoatneyRuleset(Ruleset):
     params: GameParams
+    order_schema = "coatney-order"
+    state_schema = "coatney-state"
     sides = SIDES
 
     # --- data ---------------------------------------------------------------------------------

@@ -57,6 +57,8 @@ def in_game(entry: Mapping[str, Any], options: Sequence[str] | frozenset[str]) -
 
 class SpiBarbarossa(Ruleset):
     id = "spi-barbarossa"
+    order_schema = "spi-barbarossa-order"
+    state_schema = "spi-barbarossa-state"
     name = "SPI Barbarossa (2nd ed. 1971)"
     sides = SIDES
 
