@@ -66,9 +66,16 @@ def build(rs: Any, state: GameState, side: str | None, keys: Any = None, *, even
     where_is = {uid: pos.hex_id(u.loc) for uid, u in pos.units.items() if u.loc is not None}
     evs = marks(state.log, place_of=resolver(pos.board), where_is=where_is.get, key_of=key_of,
                 side_of=lambda uid: pos.units[uid].side if uid in pos.units else "") if events else ()
-    return View(rs.id, state.game, state.step, state.turn, state.date, rs_phase(state), side, geo.board,
+    return View(rs.id, state.game, state.step, state.turn, state.date, rs_phase(state), side, _board(d, geo.board),
                 with_control(geo, controller), geo.edges, units, _panels(rs, state, pos), (), evs, SIDES,
                 _awaiting(state))
+
+
+def _board(d: spidata.SpiData, board: Any) -> Any:
+    """The map titled with the game played: the later games and the Campaign Game share the 1941 map, whose own
+    name ('22 June 1941') would mislabel them."""
+    name = d.scenario.doc.get("name")
+    return replace(board, title=f"{name}, reconstructed map") if name else board
 
 
 def _strength(c: Counter) -> int:
