@@ -1,13 +1,14 @@
 """What an SPI Barbarossa map tells a player about the game he plays and its last step (issues 13 and 17)."""
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from pbem.core import game
-from pbem.view import build_view, render_svg
+from pbem.view import build_view, render_layers, render_svg
 from pbem.view.model import Mark
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,3 +74,20 @@ def test_a_retreat_whose_start_is_unknown_is_a_ring_where_the_units_stand():
     group = svg[svg.index('class="ev-retreat"'):]
     assert group.index("<circle") < group.index("</g>") and 'stroke-dasharray="2 3"' in group[:group.index("</g>")]
 
+
+def test_the_hex_id_stays_legible_over_a_stack_and_the_odds_leave_the_counters_values_free():
+    """A stack peeks up over its hex's id, and the last step's rings cross it: the id players write in
+    orders is drawn again over them, with a halo. The odds and result of an attack sit under the defender's counter,
+    not over its values."""
+    view = build_view(game.load_state(str(EX / "spi-stalingrad-1942/state-1.yaml")), None)
+    kharkov = view.place("3229")
+    assert len(view.units_at()["3229"]) >= 2
+    layers = render_layers(view, around="3229", radius=3)
+    ids = layers.overlay[layers.overlay.index('class="ids"'):]
+    assert re.search(r'<text[^>]*stroke="#ffffff"[^>]*>3229</text>', ids[:ids.index("</g>")])
+    assert layers.overlay.index('class="ids"') > layers.overlay.index('class="units"')
+    target = view.place("3322")
+    label = re.search(r'class="ev-label"[^>]*>(?:<title>[^<]*</title>)?\s*<rect x="[-0-9.]+" y="([-0-9.]+)"',
+                      render_layers(view, around="3322", radius=2).overlay)
+    counter_bottom = target.y + 0.5 + 27 / 2
+    assert label and float(label.group(1)) >= counter_bottom and kharkov
