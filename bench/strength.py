@@ -183,15 +183,9 @@ def write_doc(text: str, games: int, seconds: float) -> None:
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     block = (f"{MARKER}\nLast run: {when}, {games} games of each match per scenario, {seconds / 60:.0f} min on "
              f"{os.cpu_count()} cores (a shared machine), Python {platform.python_version()}.\n\n{text}\n{MARKER}")
-    doc = ROOT / "docs/selfplay.md"
-    body = doc.read_text()
-    if MARKER in body:
-        head, _, rest = body.partition(MARKER)
-        _, _, tail = rest.partition(MARKER)
-        body = head + block + tail
-    else:
-        body = body.rstrip("\n") + "\n\n## Strength (`make bench`)\n\n" + block + "\n"
-    doc.write_text(body)
+    from docblock import put_block
+
+    put_block(ROOT / "docs/selfplay.md", MARKER, block, "## Strength (`make bench`)")
 
 
 # What-ifs on the reconstructed tables, to test whether one of them tips a scenario (docs/selfplay.md, "Reading the
