@@ -191,8 +191,9 @@ def write_doc(text: str, games: int, seconds: float) -> None:
 # What-ifs on the reconstructed tables, to test whether one of them tips a scenario (docs/selfplay.md, "Reading the
 # results"): each copies the scenario's folder, changes one table, and plays bot against bot.
 def _spi_supply(folder: Path) -> None:
-    """oob-1941.yaml: a used-up German supply unit comes back every month, two at a time (instead of one every
-    other month), and at once rather than from September for the three new ones."""
+    """oob-1941.yaml: used-up German supply units come back every month, two at a time (instead of one every
+    other month), and the three new ones arrive in July rather than September (they cannot start on the map: the
+    historical set-up has no hexes for them)."""
     import yaml
 
     p = folder / "oob-1941.yaml"
@@ -202,8 +203,7 @@ def _spi_supply(folder: Path) -> None:
         for y, m in [(1941, mm) for mm in range(7, 13)] + [(1942, mm) for mm in range(1, 6)]]
     for u in doc["units"]:
         if u["type"] == "de-supply" and u.get("arrives"):
-            u.pop("arrives")
-            u["start"] = True
+            u["arrives"] = "1941-07"
     p.write_text(yaml.safe_dump(doc, sort_keys=False))
 
 
@@ -233,10 +233,11 @@ def what_if(name: str, games: int) -> str:
         took = {c: sum(1 for r in ok if r["fell"].get(c, "9999") <= AUTUMN_1941) for c in KEY_CITIES}
         fights = statistics.median(sum(r["attacks"].values()) for r in ok) if ok else 0
         out.append(f"| {label} | {', '.join(f'{k} {v}' for k, v in sorted(wins.items()))} | "
-                   f"{', '.join(f'{c} {n}/{len(ok)}' for c, n in took.items())} | {fights:g} |")
+                   f"{', '.join(f'{c} {n}/{len(ok)}' for c, n in took.items())} | {fights:g} | "
+                   f"{len(results) - len(ok)} |")
     shutil.rmtree(tmp)
-    return "\n".join(["| scenario | winners | key cities by Nov 1941 | attacker's combats a game (median) |",
-                      "|---|---|---|---|"] + out)
+    return "\n".join(["| scenario | winners | key cities by Nov 1941 | attacker's combats a game (median) | failed |",
+                      "|---|---|---|---|---|"] + out)
 
 
 def main() -> dict[str, dict[str, float]]:
