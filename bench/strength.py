@@ -33,7 +33,7 @@ GAMES = int(os.environ.get("PBEM_STRENGTH_GAMES", "20"))
 VARIANT_GAMES = int(os.environ.get("PBEM_STRENGTH_VARIANT_GAMES", "2"))
 AUTUMN_1941 = "1941-11-30"  # "by the autumn of 1941": the end of November (dates compare as text: 1941-11 < 1941-11-30)
 SKIP_VARIANTS = ("ask-decisions",)  # asks the defender at a decision step; the bots answer it like the default
-FEWER = {"spi-barbarossa/campaign-1941": 3}  # 45 game-turns, some ten times a standard game: fewer games of it
+FEWER = {"spi-barbarossa/campaign-1941": 2}  # 45 game-turns, some ten times a standard game: fewer games of it
 
 
 def scenarios() -> list[tuple[str, str, tuple[str, ...], list[str]]]:
@@ -207,7 +207,21 @@ def _spi_supply(folder: Path) -> None:
     p.write_text(yaml.safe_dump(doc, sort_keys=False))
 
 
-WHAT_IFS = {"spi-supply": ("spi-barbarossa/barbarossa-1941", _spi_supply)}
+def _spi_soviet_supply_1944(folder: Path) -> None:
+    """oob-1944.yaml: used-up Soviet supply units come back two every month (instead of one in September and one in
+    December 1944): the attack supply of the summer offensive of 1944."""
+    import yaml
+
+    p = folder / "oob-1944.yaml"
+    doc = yaml.safe_load(p.read_text())
+    doc["returns"] = [r for r in doc["returns"] if r["type"] != "su-supply"] + [
+        {"date": d, "type": "su-supply", "count": 2}
+        for d in ("1944-07", "1944-08", "1944-09", "1944-10", "1944-11", "1944-12", "1945-01", "1945-02")]
+    p.write_text(yaml.safe_dump(doc, sort_keys=False))
+
+
+WHAT_IFS = {"spi-supply": ("spi-barbarossa/barbarossa-1941", _spi_supply),
+            "spi-soviet-supply-1944": ("spi-barbarossa/berlin-1944", _spi_soviet_supply_1944)}
 
 
 def what_if(name: str, games: int) -> str:
@@ -232,12 +246,13 @@ def what_if(name: str, games: int) -> str:
         wins = Counter(str(r.get("winner") or "draw") for r in ok)
         took = {c: sum(1 for r in ok if r["fell"].get(c, "9999") <= AUTUMN_1941) for c in KEY_CITIES}
         fights = statistics.median(sum(r["attacks"].values()) for r in ok) if ok else 0
+        points = statistics.median(r["points"] for r in ok if r.get("points") is not None) if ok else 0
         out.append(f"| {label} | {', '.join(f'{k} {v}' for k, v in sorted(wins.items()))} | "
-                   f"{', '.join(f'{c} {n}/{len(ok)}' for c, n in took.items())} | {fights:g} | "
+                   f"{', '.join(f'{c} {n}/{len(ok)}' for c, n in took.items())} | {fights:g} | {points:g} | "
                    f"{len(results) - len(ok)} |")
     shutil.rmtree(tmp)
-    return "\n".join(["| scenario | winners | key cities by Nov 1941 | attacker's combats a game (median) | failed |",
-                      "|---|---|---|---|---|"] + out)
+    return "\n".join(["| scenario | winners | key cities by Nov 1941 | Axis combats a game (median) | "
+                      "Axis city points at the end (median) | failed |", "|---|---|---|---|---|---|"] + out)
 
 
 def main() -> dict[str, dict[str, float]]:

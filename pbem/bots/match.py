@@ -93,7 +93,8 @@ def play(m: Match) -> dict[str, Any]:
         else:
             raise RuntimeError(f"no end after {m.max_steps} steps")
         res = dict(state.result or {})
-        out.update(ok=True, winner=res.get("winner"), level=res.get("level"), date=state.date, steps=state.step,
+        out.update(ok=True, winner=res.get("winner"), level=res.get("level"), points=res.get("axis_points"),
+                   date=state.date, steps=state.step,
                    fell=fell, maps={c: holds(state, c) is not None for c in KEY_CITIES}, crisis=crisis or None,
                    attacks=attacks)
     except Exception as exc:  # noqa: BLE001 - a benchmark reports a failed game and goes on

@@ -19,6 +19,8 @@ THREAT = 10  # a city this near a German unit is garrisoned
 RAID = 16  # ... or this near a German motorized unit: a panzer moves 8 a phase, twice a player-turn
 GARRISON = 2  # units a garrisoned city holds (STACKING: two Soviet units a hex)
 LEAST = Fraction(3)  # counterattacks at 3-1 or better
+OFFENSIVE = Fraction(2)  # ... and at 2-1 where worth it, in winter and from Zitadelle on, when the Soviet is the attacker
+OFFENSIVE_FROM = "1943-07"
 
 
 def plan(view: View, level: str) -> list[dict]:
@@ -38,7 +40,9 @@ def plan(view: View, level: str) -> list[dict]:
     if view.first_phase:
         free = [u for u in view.mine() if not u.ct.support and u.id not in moved]
         supplies = [s for s in view.pos.supply_units(view.side) if view.supplied(s)]
-        attacks = plan_attacks(view, free, supplies, [], ends, LEAST, Fraction(4), len(supplies), min_value=3.0)
+        bold = view.pos.weather == "winter" or view.pos.date >= OFFENSIVE_FROM
+        attacks = plan_attacks(view, free, supplies, [], ends, OFFENSIVE if bold else LEAST, Fraction(4),
+                               len(supplies), min_value=2.0 if bold else 3.0)
         for p in attacks:
             for u, h in p.attackers:
                 if h != u.loc:
