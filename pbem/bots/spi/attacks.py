@@ -14,7 +14,7 @@ from typing import Iterable
 
 from ...board.bits import has
 from ...rulesets.spi_barbarossa.combat import AIR_RANGE
-from ...rulesets.spi_barbarossa.common import stack_points
+from ...rulesets.spi_barbarossa.common import stack_limit, stack_points
 from ...rulesets.spi_barbarossa.position import PUnit
 from ...rulesets.spi_barbarossa.supply import attack_supply_bits
 from .view import View
@@ -53,14 +53,14 @@ class Ends:
         for u in self.view.mine():
             self.at.setdefault(u.id, u.loc)
         self._load: dict[int, int] = {}
+        self._limit = stack_limit(self.view.data, self.view.side, self.view.pos.date)  # one date, one side: STACKING
         for uid, h in self.at.items():
             self._load[h] = self._load.get(h, 0) + stack_points(self.view.pos.units[uid])
 
     def room(self, h: int, u: PUnit) -> bool:
-        from ...rulesets.spi_barbarossa.common import stack_limit
-
-        here = self._load.get(h, 0) - (stack_points(u) if self.at.get(u.id) == h else 0)
-        return here + stack_points(u) <= stack_limit(self.view.data, self.view.side, self.view.pos.date)
+        points = stack_points(u)
+        here = self._load.get(h, 0) - (points if self.at.get(u.id) == h else 0)
+        return here + points <= self._limit
 
     def send(self, u: PUnit, h: int) -> None:
         old = self.at.get(u.id)
@@ -74,7 +74,7 @@ class Ends:
 
     def copy(self) -> "Ends":
         e = Ends.__new__(Ends)
-        e.view, e.at, e._load = self.view, dict(self.at), dict(self._load)
+        e.view, e.at, e._load, e._limit = self.view, dict(self.at), dict(self._load), self._limit
         return e
 
 

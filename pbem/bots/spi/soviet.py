@@ -128,6 +128,13 @@ def _rail(view: View, ends: Ends, moved: set[str], near: dict[int, int], slots: 
     goals = [h for h, _, _ in sorted(slots, key=lambda s: -s[2])]
     if not goals:
         return out
+    memo: dict[int, int] = {}  # hex -> distance to the nearest of the 12 most wanted slots (the rail nets overlap)
+
+    def to_goal(h: int) -> int:
+        if h not in memo:
+            memo[h] = min(view.board.distance(h, g) for g in goals[:12])
+        return memo[h]
+
     for u in view.mine():
         if u.id in moved or u.ct.support == view.first_phase or near.get(u.loc, 999) <= 6:
             continue
@@ -135,9 +142,8 @@ def _rail(view: View, ends: Ends, moved: set[str], near: dict[int, int], slots: 
         options = [h for h in reach.cost if h != u.loc and near.get(h, 999) >= LINE + 1 and ends.room(h, u)]
         if not options:
             continue
-        dest = min(options, key=lambda h: (min(view.board.distance(h, g) for g in goals[:12]), view.board.ids[h]))
-        here = min(view.board.distance(u.loc, g) for g in goals[:12])
-        if min(view.board.distance(dest, g) for g in goals[:12]) >= here:
+        dest = min(options, key=lambda h: (to_goal(h), view.board.ids[h]))
+        if to_goal(dest) >= to_goal(u.loc):
             continue
         out.append({"rail": u.id, "path": [view.board.ids[h] for h in reach.path(u.loc, dest)]})
         ends.send(u, dest)
