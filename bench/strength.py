@@ -9,7 +9,8 @@ Codeword: Barbarossa also gets how many games reached each Crisis Level.
 
 `make bench` runs it through bench/run.py, which also keeps the median time of a whole game in
 docs/performance.md. Alone: `nice .venv/bin/python bench/strength.py [GAMES]`; PBEM_STRENGTH_GAMES and
-PBEM_STRENGTH_VARIANT_GAMES set the counts. `bench/strength.py --what-if NAME [GAMES]` plays bot against bot on a
+PBEM_STRENGTH_VARIANT_GAMES set the counts, PBEM_STRENGTH_FEWER_RANDOM=0 plays the long scenarios (FEWER) bot against
+bot only. `bench/strength.py --what-if NAME [GAMES]` plays bot against bot on a
 scenario with one reconstructed table changed (WHAT_IFS) beside the same games on the scenario as it is.
 """
 from __future__ import annotations
@@ -57,6 +58,8 @@ def jobs(games: int, variant_games: int) -> list[tuple[str, Match]]:
         atk, dfn = sides
         for i in range(min(games, FEWER.get(scen, games))):
             out.append(("bots", Match(scen, f"strength-{i}")))
+            if scen in FEWER and os.environ.get("PBEM_STRENGTH_FEWER_RANDOM") == "0":
+                continue  # a short run: the long scenarios bot against bot only
             out.append((f"{atk} bot vs random", Match(scen, f"strength-r{i}", (f"{dfn}=random",))))
             out.append((f"{dfn} bot vs random", Match(scen, f"strength-r{i}", (f"{atk}=random",))))
         for v in variants:
