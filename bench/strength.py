@@ -110,7 +110,7 @@ def report(results: list[dict[str, Any]]) -> tuple[str, dict[str, dict[str, floa
     by: dict[tuple[str, str], list[dict]] = {}
     for r in results:
         by.setdefault((r["scenario"], r["kind"]), []).append(r)
-    lines += ["| scenario | bot vs bot: wins | key cities held by the end of Nov 1941 (bot vs bot) | "
+    lines += ["| scenario | bot vs bot: wins | key cities taken by the end of Nov 1941 (bot vs bot) | "
               "attacker's bot vs random | defender's bot vs random | failed games |", "|---|---|---|---|---|---|"]
     for scen, _, (atk, dfn), _ in scenarios():
         bots = [r for r in by.get((scen, "bots"), []) if r["ok"]]
