@@ -48,23 +48,46 @@ def click_a_counter(opened: Opened) -> str:
     return text
 
 
-# A place of the shown step with counters on it, from the page's own data.
+# A place of the shown step with counters on it, from the page's own data. On a hex map (its hexes are a few paths,
+# found by their centres) also a point inside the hex, beside its counters and on the screen, to move the pointer to.
 OCCUPIED = """() => { const d = JSON.parse(document.getElementById('pbem-data').textContent);
   const at = Number(document.body.getAttribute('data-step')), s = d.steps[at];
-  for (const el of document.querySelectorAll('#pbem-base [data-place]')) { const id = el.getAttribute('data-place');
-    const rows = s.places[id] || d.places[id]; if (rows && rows.units) return id; }
+  const occupied = id => { const rows = s.places[id] || d.places[id]; return rows && rows.units; };
+  if (d.hexes) {
+    const m = document.querySelector('svg.base').getScreenCTM(), box = document.getElementById('map').getBoundingClientRect();
+    for (const id of Object.keys(d.hexes.at)) {
+      if (!occupied(id)) continue;
+      const [x, y] = d.hexes.at[id], p = new DOMPoint(x + 0.85 * d.hexes.r, y).matrixTransform(m);
+      if (p.x > box.left + 2 && p.x < box.right - 20 && p.y > box.top + 2 && p.y < Math.min(box.bottom, innerHeight) - 20)
+        return [id, p.x, p.y];
+    }
+    return null;
+  }
+  for (const el of document.querySelectorAll('#pbem-base [data-place]')) {
+    const id = el.getAttribute('data-place'); if (occupied(id)) return [id, null, null]; }
   return null; }"""
 
 
 def hover_a_place(opened: Opened) -> str:
-    """The pointer over a place with counters shows the place's details and its occupants."""
+    """The pointer over a place with counters shows the place's details and its occupants; on a hex map a click
+    pins the hex (outlined) and a second lets go."""
     p = opened.page
-    pid = p.evaluate(OCCUPIED)
-    assert pid, "no place on the map holds a counter"
-    p.locator(f"#pbem-base [data-place='{pid}']").first.dispatch_event("mouseover")
+    p.locator("#map").scroll_into_view_if_needed()
+    found = p.evaluate(OCCUPIED)
+    assert found, "no place on the map holds a counter"
+    pid, x, y = found
+    if x is None:
+        p.locator(f"#pbem-base [data-place='{pid}']").first.dispatch_event("mouseover")
+    else:
+        p.mouse.move(x, y)
     assert p.get_attribute("#details", "data-showing") == f"place:{pid}"
     text = p.text_content("#details")
     assert text.startswith("Place") and "units" in text
+    if x is not None:
+        p.mouse.click(x, y)
+        assert p.get_attribute("#pbem-pin", "d") and p.get_attribute("#details", "data-showing") == f"place:{pid}"
+        p.mouse.click(x, y)
+        assert not p.get_attribute("#pbem-pin", "d")
     return text
 
 
