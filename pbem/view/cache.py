@@ -76,7 +76,8 @@ def read(kind: str, key: str, count: int) -> list[bytes] | None:
         return None
     try:
         lengths = json.loads(raw[:end])["lengths"]
-        if not (isinstance(lengths, list) and len(lengths) == count and all(type(n) is int and n >= 0 for n in lengths)):
+        if not (isinstance(lengths, list) and len(lengths) == count
+                and all(type(n) is int and n >= 0 for n in lengths)):
             return None
     except (ValueError, KeyError, TypeError):
         return None

@@ -54,11 +54,12 @@ OCCUPIED = """() => { const d = JSON.parse(document.getElementById('pbem-data').
   const at = Number(document.body.getAttribute('data-step')), s = d.steps[at];
   const occupied = id => { const rows = s.places[id] || d.places[id]; return rows && rows.units; };
   if (d.hexes) {
-    const m = document.querySelector('svg.base').getScreenCTM(), box = document.getElementById('map').getBoundingClientRect();
+    const m = document.querySelector('svg.base').getScreenCTM();
+    const box = document.getElementById('map').getBoundingClientRect(), bottom = Math.min(box.bottom, innerHeight);
     for (const id of Object.keys(d.hexes.at)) {
       if (!occupied(id)) continue;
       const [x, y] = d.hexes.at[id], p = new DOMPoint(x + 0.85 * d.hexes.r, y).matrixTransform(m);
-      if (p.x > box.left + 2 && p.x < box.right - 20 && p.y > box.top + 2 && p.y < Math.min(box.bottom, innerHeight) - 20)
+      if (p.x > box.left + 2 && p.x < box.right - 20 && p.y > box.top + 2 && p.y < bottom - 20)
         return [id, p.x, p.y];
     }
     return null;
