@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import json
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 from .core.errors import InputError, PbemError
-from .core.loading import load_data
+from .dispatch import run_parallel
 
 
 @dataclass(frozen=True)
@@ -31,37 +30,53 @@ class Job:
     folder: str | None = None  # a game folder whose awaited step is complete
 
     @classmethod
-    def from_dict(cls, d: Any, n: int, base: Path) -> "Job":
-        if not isinstance(d, dict):
-            raise InputError(f"job {n + 1} is not a mapping")
+    def from_dict(cls, d: Any, n: int, base: Path, where: str, root: Path | None = None) -> "Job":
+        """A job from its manifest entry (schemas/batch-job.schema.json): paths relative to the manifest's folder
+        `base`; the files it writes must lie under `root` (None: anywhere, --allow-outside)."""
+        from .core.errors import SchemaError
+        from .core.loading import validate
+
+        try:
+            validate(d, "batch-job", where)
+        except SchemaError as exc:
+            exc.problems = [p.replace("$", f"$[{n}]", 1) for p in exc.problems]
+            raise
 
         def p(x: str) -> str:
-            return str((base / x)) if not Path(x).is_absolute() else x
-        missing = [k for k in ("state", "orders", "output") if k not in d]
-        if missing:
-            raise InputError(f"job {n + 1} lacks {', '.join(missing)}")
+            return str(base / x)  # an absolute x stays itself
+
         orders = d["orders"] if isinstance(d["orders"], list) else [d["orders"]]
-        return cls(str(d.get("id") or n + 1), p(str(d["state"])), tuple(p(str(o)) for o in orders), p(str(d["output"])),
-                   p(str(d["report"])) if d.get("report") else None, tuple(p(str(s)) for s in d.get("secrets") or ()),
-                   bool(d.get("force", False)))
+        job = cls(str(d.get("id") or n + 1), p(d["state"]), tuple(p(o) for o in orders), p(d["output"]),
+                  p(d["report"]) if d.get("report") else None, tuple(p(s) for s in d.get("secrets") or ()),
+                  bool(d.get("force", False)))
+        if root is not None:
+            for key, target in (("output", job.output), ("report", job.report)):
+                if target is not None and not Path(target).resolve().is_relative_to(root):
+                    raise InputError(f"job {n + 1} ({job.id}) would write its {key} {target} outside {root} "
+                                     "(give --root, or --allow-outside)", where=where)
+        return job
 
 
-def jobs_from(source: str) -> list[Job]:
-    """A manifest (YAML list, or JSON lines) or a folder whose game folders are each one job."""
+def jobs_from(source: str, root: str | None = None, allow_outside: bool = False) -> list[Job]:
+    """A manifest (YAML list, or JSON lines) or a folder whose game folders are each one job. A manifest's jobs
+    write only under `root` (default: the manifest's folder) unless `allow_outside`."""
+    from .core.loading import parse_text, read_text
+
     path = Path(source)
     if path.is_dir():
         return [Job(id=g.name, folder=str(g)) for g in sorted(path.iterdir()) if (g / "game.yaml").is_file()]
-    text = path.read_text(encoding="utf-8") if path.is_file() else None
-    if text is None:
+    if not path.is_file():
         raise InputError("no such manifest or folder", where=source)
+    text = read_text(path)
     if path.suffix in (".jsonl", ".ndjson"):
-        docs = [json.loads(line) for line in text.splitlines() if line.strip()]
+        docs = [parse_text(line, f"{source} line {n + 1}") for n, line in enumerate(text.splitlines()) if line.strip()]
     else:
-        docs = load_data(source)
+        docs = parse_text(text, source)
         docs = docs.get("jobs", docs) if isinstance(docs, dict) else docs
     if not isinstance(docs, list):
         raise InputError("a manifest is a list of jobs (or {jobs: [...]}, or JSON lines)", where=source)
-    return [Job.from_dict(d, n, path.parent) for n, d in enumerate(docs)]
+    top = None if allow_outside else Path(root if root is not None else path.parent).resolve()
+    return [Job.from_dict(d, n, path.parent, source, top) for n, d in enumerate(docs)]
 
 
 def run_job(job: Job) -> dict[str, Any]:
@@ -74,20 +89,25 @@ def run_job(job: Job) -> dict[str, Any]:
         if job.folder is not None:
             out.update(_advance_folder(job))
         else:
-            from .core.loading import dump_yaml, write_atomic
+            from .core.files import check_targets, write_files
+            from .core.loading import dump_yaml
             from .report import render
 
+            protect = (job.state,) + job.orders + job.secrets
+            check_targets([job.output, job.report], protect)
             state = game.load_state(job.state)
             orders = [game.load_orders(o) for o in job.orders]
             secrets = [game.load_secret(s) for s in job.secrets]
             outcome = game.adjudicate(state, orders, secrets=secrets)
             nxt = outcome.state
-            protect = (job.state,) + job.orders + job.secrets
-            write_atomic(job.output, dump_yaml(nxt.to_dict()), force=job.force, protect=protect)
+            outputs = [(job.output, dump_yaml(nxt.to_dict()))]
             if job.report:
-                write_atomic(job.report, render(nxt.to_dict(), nxt.hash(), "text"), force=job.force, protect=protect)
+                outputs.append((job.report, render(nxt.to_dict(), nxt.hash(), "text")))
+            written = write_files(outputs, force=job.force, protect=protect, done_ok=True)  # both checked first
             out.update(outcome="adjudicated", state=state.hash(), next=nxt.hash(), rolls=len(outcome.rolls),
                        output=job.output)
+            if not written:
+                out["unchanged"] = True  # a batch run again: this job's files were already these
         out.update(ok=True, exit_code=0)
     except PbemError as exc:
         out.update(ok=False, exit_code=exc.exit_code, error=exc.code, message=exc.message, where=exc.where or None)
@@ -143,87 +163,23 @@ class Progress:
                        f"{'ok' if result['ok'] else result.get('error')}\n")
 
 
-def _quiet_workers() -> None:
-    """Workers ignore Ctrl-C: the parent decides, and a job is never killed half-way through writing."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def run(jobs: Sequence[Job], workers: int, on_result: Callable[[dict[str, Any]], None]) -> list[dict[str, Any]]:
-    """Run every job; results come back in job order (the lines do not depend on `workers`)."""
-    return run_parallel(run_job, jobs, workers, on_result)
+def run(jobs: Sequence[Job], workers: int, on_result: Callable[[dict[str, Any]], None], *,
+        cluster: str | None = None, shared: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """Run every job, here or on a Dask cluster (pbem/dispatch.py); results come back in job order (the lines do
+    not depend on `workers` or on where the jobs ran)."""
+    return run_parallel(run_job, jobs, workers, on_result, cluster=cluster, lost=lost_job, shared=shared)
 
 
-def run_parallel(fn: Callable[[Any], dict[str, Any]], jobs: Sequence[Any], workers: int,
-                 on_result: Callable[[dict[str, Any]], None]) -> list[dict[str, Any]]:
-    """`fn` over the jobs in worker processes, results in job order (`pbem batch`, `pbem selfplay`).
-
-    On Ctrl-C no new job starts, the ones already running finish and keep their files, and
-    KeyboardInterrupt propagates: nothing is ever left half-written, and every job that finished has
-    its line (Ctrl-C waits while a result is taken and reported, `_held_sigint`)."""
-    results: list[dict[str, Any]] = []
-    if workers <= 1 or len(jobs) <= 1:
-        for job in jobs:
-            r = fn(job)
-            with _held_sigint():
-                results.append(r)
-                on_result(r)
-        return results
-    import multiprocessing
-    from collections import deque
-
-    methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    pool = ctx.Pool(workers, initializer=_quiet_workers)
-    inflight: deque = deque()
-    started = 0
-    try:
-        while len(results) < len(jobs):
-            while started < len(jobs) and len(inflight) < 2 * workers:
-                inflight.append(pool.apply_async(fn, (jobs[started],)))
-                started += 1
-            inflight[0].wait()
-            with _held_sigint():  # taken, kept and reported as one: a Ctrl-C now waits until it is done
-                r = inflight.popleft().get()
-                results.append(r)
-                on_result(r)
-        pool.close()
-    except KeyboardInterrupt:
-        pool.close()  # start nothing new; let the running jobs write their files whole
-        for pending in inflight:
-            try:
-                r = pending.get()
-            except Exception:  # noqa: BLE001 - a job's own errors are already in its result
-                continue
-            with _held_sigint():
-                results.append(r)
-                on_result(r)
-        raise
-    finally:
-        pool.join()
-    return results
+def lost_job(job: Job, why: str) -> dict[str, Any]:
+    """The line of a job the cluster could not run (its worker died): unusable, like any job that cannot run."""
+    return {"job": job.id, "ok": False, "exit_code": 2, "error": "CLUSTER", "message": why, "seconds": 0.0}
 
 
-@contextmanager
-def _held_sigint() -> Iterator[None]:
-    """Hold Ctrl-C back for the block, then let it through as KeyboardInterrupt: a Python-level handler only
-    notes it (Python runs handlers in the main thread whichever thread the OS chose, so a signal mask would
-    not do). Outside the main thread, where handlers cannot be set, the block runs unguarded."""
-    import signal
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-    old = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, old)
-    if caught and callable(old):
-        old(signal.SIGINT, None)  # the usual handler raises KeyboardInterrupt now, outside the block
+def shared_files(source: str, jobs: Sequence[Job]) -> list[str]:
+    """What every worker of a cluster must see as this machine does: the manifest, or a game folder's game."""
+    if Path(source).is_file():
+        return [source]
+    return [str(Path(j.folder) / "game.yaml") for j in jobs[:1] if j.folder]
 
 
 def summary(results: Sequence[dict[str, Any]]) -> str:

@@ -18,6 +18,12 @@ class Ruleset(ABC):
     id: str = ""
     name: str = ""
     sides: tuple[str, ...] = ()
+    # The schema (schemas/NAME.schema.json) of one item of `orders:`, a `$defs` branch per verb and `$defs/answers`:
+    # the core checks every orders file against it before the ruleset sees it (game.check_shapes).
+    order_schema: str = ""
+    # The schema of what a state of this game holds beyond schemas/state.schema.json (its phases, the types of
+    # the extras and unit flags its rules read): checked whenever a state is loaded (game.check_state).
+    state_schema: str = ""
 
     @abstractmethod
     def new_game(self, scenario: Scenario, *, game_id: str, dice: Any, options: Sequence[str],
@@ -64,6 +70,11 @@ class Ruleset(ABC):
         sees its own face-down counters.
         """
         return {"awaiting": state.awaiting.to_dict()}
+
+    def victory_places(self, state: GameState) -> dict[str, str | None]:
+        """The places whose control counts for victory, by name, each with the side the rules say controls it
+        (self-play records when each changed hands). Games without such places return {}."""
+        return {}
 
     def odds(self, scenario: Scenario, attack: int, defense: int, modifiers: Mapping[str, Any]) -> dict:
         raise NotImplementedError(f"{self.id} has no odds calculator")
