@@ -109,19 +109,54 @@ class Canvas:
 
     # --- output ---
     def svg(self) -> str:
-        out: list[str] = []
-        hexes: list[tuple] = []
+        return _ops_svg(self.ops, self.hex_radius)
+
+    def layers(self) -> list[tuple[str, list[str]]]:
+        """The SVG as its top-level groups (the layers: control, units, events ...), each the markup of its
+        opening tag and of each of its children: one element each (a counter's group, a shape, a text). A page
+        compares them from step to step to redraw only what changed. `"\n".join` of each layer's tag, items
+        and `</g>` gives `svg()`; an operation outside any group is a layer of its own with no tag. A layer's
+        title is its first item (on a line of its own there), as it is the group's first child in a document."""
+        layers: list[tuple[str, list[list[tuple]]]] = []
+        depth, item = 0, []
         for op in self.ops:
-            if op[0] == "hex":
-                hexes.append(op)
+            if depth == 0:
+                if op[0] == "open":
+                    layers.append((_svg(op[:3] + ("",)), [[("title", op[3])]] if op[3] else []))
+                    depth = 1
+                else:
+                    layers.append(("", [[op]]))
                 continue
-            if hexes:
-                out.append(_hexes_svg(hexes, self.hex_radius))
-                hexes = []
-            out.append(_svg(op))
+            if op[0] == "close" and depth == 1:
+                depth = 0
+                continue
+            item.append(op)
+            depth += {"open": 1, "close": -1}.get(op[0], 0)
+            if depth == 1:
+                items = layers[-1][1]
+                if item[0][0] == "hex" and items and items[-1][-1][0] == "hex":
+                    items[-1].extend(item)  # a run of hexes is one item: one path per terrain colour and tile
+                else:
+                    items.append(item)
+                item = []
+        return [(tag, [_ops_svg(ops, self.hex_radius) for ops in items]) for tag, items in layers]
+
+
+def _ops_svg(ops: Sequence[tuple], r: float) -> str:
+    """Operations as SVG, one line each, a run of hexes merged (`_hexes_svg`)."""
+    out: list[str] = []
+    hexes: list[tuple] = []
+    for op in ops:
+        if op[0] == "hex":
+            hexes.append(op)
+            continue
         if hexes:
-            out.append(_hexes_svg(hexes, self.hex_radius))
-        return "\n".join(out)
+            out.append(_hexes_svg(hexes, r))
+            hexes = []
+        out.append(_svg(op))
+    if hexes:
+        out.append(_hexes_svg(hexes, r))
+    return "\n".join(out)
 
 
 def _hexes_svg(ops: Sequence[tuple], r: float) -> str:
@@ -205,7 +240,9 @@ def _svg(op: tuple) -> str:
         _, cls, data, title = op
         c = f' class="{cls}"' if cls else ""
         attrs = "".join(f' data-{k}="{esc(v)}"' for k, v in data)
-        return f"<g{c}{attrs}>" + (f"<title>{esc(title)}</title>" if title else "")
+        return f"<g{c}{attrs}>" + (_svg(("title", title)) if title else "")
+    if kind == "title":  # only from `Canvas.layers`: a layer's title as an item of its own
+        return f"<title>{esc(op[1])}</title>"
     if kind == "close":
         return "</g>"
     raise ValueError(f"unknown drawing operation {kind!r}")

@@ -65,9 +65,15 @@ def _renderer(view: View) -> Any:
     return mod
 
 
+def render_drawing(view: View, *, around: str | None = None, radius: int | None = None) -> Any:
+    """The renderer's drawing of the View (pbem.board.drawing.Drawing: its canvases before output), for the
+    pages, which write the overlay as layers of items (`Canvas.layers`)."""
+    return _renderer(view).drawing(view, around=around, radius=radius)
+
+
 def render_layers(view: View, *, around: str | None = None, radius: int | None = None) -> Layers:
     """The picture in parts (see the module docstring)."""
-    return _renderer(view).drawing(view, around=around, radius=radius).layers()
+    return render_drawing(view, around=around, radius=radius).layers()
 
 
 def render_svg(view: View, *, around: str | None = None, radius: int | None = None) -> str:

@@ -169,3 +169,56 @@ def test_map_html(chromium, tmp_path: Path) -> None:
         assert opened.problems() == []
     finally:
         opened.close()
+
+
+# A step's overlay as the page shows it: each layer's group (its tag) and its children's markup.
+SHOWN = """() => Array.from(document.getElementById('pbem-overlay').children,
+  g => [g.cloneNode(false).outerHTML, Array.from(g.children, el => el.outerHTML)])"""
+# Step i's overlay as its own markup in the page's data would draw it, parsed by the same browser.
+OWN = """i => { const d = JSON.parse(document.getElementById('pbem-data').textContent);
+  const t = document.createElement('template');
+  return d.steps[i].layers.map(([tag, keys, items]) => {
+    t.innerHTML = '<svg xmlns="http://www.w3.org/2000/svg">' + tag + items.join('') + '</g></svg>';
+    const g = t.content.firstChild.firstChild;
+    return [g.cloneNode(false).outerHTML, Array.from(g.children, el => el.outerHTML)]; }); }"""
+# A counter the pointer can reach whose item the first step does not have (so going there and back makes it
+# again from the markup the page kept when it left), and the point to click it at.
+CHANGED_COUNTER = """() => { const d = JSON.parse(document.getElementById('pbem-data').textContent);
+  const first = new Set(d.steps[0].layers.flatMap(l => l[1]));
+  const groups = document.getElementById('pbem-overlay').children;
+  for (let n = 0; n < groups.length; n++) for (let k = 0; k < groups[n].children.length; k++) {
+    const el = groups[n].children[k], r = el.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    if (!el.hasAttribute('data-unit') || first.has(d.steps[d.start].layers[n][1][k]) || r.width < 2) continue;
+    const hit = document.elementFromPoint(x, y);
+    if (hit && hit.closest('[data-unit]') === el) return [x, y]; }
+  return null; }"""
+
+
+@pytest.mark.parametrize("name", ["spi-barbarossa", "barbarossa-fast"])
+def test_a_step_change_draws_exactly_the_steps_own_overlay(name: str, example_folder, chromium,
+                                                           tmp_path: Path) -> None:
+    """A step change keeps the items two steps share and makes the others (page.js `draw`): whatever the way
+    there, the overlay is then element for element the step's own markup, counters carry that step's keys, and
+    a counter pinned when the page left its step does not come back outlined."""
+    out = tmp_path / f"{name}.html"
+    assert run("view", example_folder(name), "-o", out).exit_code == 0
+    opened = Opened(chromium, out)
+    try:
+        p = opened.page
+        last = len(games.GAMES[name].steps)
+        opened_on = p.evaluate(SHOWN)  # the step the page opened on: its markup is the document's
+        p.locator("#map").scroll_into_view_if_needed()
+        pinned = p.evaluate(CHANGED_COUNTER)
+        assert pinned, "no counter of the last step is new since the first"
+        p.mouse.click(*pinned)
+        assert p.get_attribute("#details", "data-showing").startswith("unit:")
+        walk = ["first"] + ["next"] * last + ["prev", "prev", "last", "first", "last"]
+        for where in walk:
+            p.click(f"[data-go={where}]")
+            at = int(p.get_attribute("body", "data-step"))
+            assert p.evaluate(SHOWN) == (opened_on if at == last else p.evaluate(OWN, at)), (where, at)
+        assert p.query_selector(".pbem-pinned") is None
+        assert opened.problems() == []
+    finally:
+        opened.close()

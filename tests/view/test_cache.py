@@ -40,6 +40,19 @@ def test_same_bytes_with_the_cache_off_cold_and_warm(uncached, tmp_path, monkeyp
     assert not list(tmp_path.glob("*.tmp"))  # written whole, then renamed into place
 
 
+def test_a_replay_page_is_the_same_bytes_with_the_cache_off_cold_and_warm(tmp_path, monkeypatch):
+    """`pbem view`'s page draws its base through the cache too; its steps' overlays in layers never go there."""
+    from pbem.view.page import replay_page
+
+    states = [game.load_state(str(STATE.with_name(f"state-{n}.yaml"))) for n in range(3)]
+    monkeypatch.setenv("PBEM_CACHE_DIR", "")
+    off = replay_page(states, None)
+    monkeypatch.setenv("PBEM_CACHE_DIR", str(tmp_path))
+    assert replay_page(states, None) == off
+    assert [p.name.split("-")[1] for p in entries(tmp_path)] == ["svg"]
+    assert replay_page(states, None) == off
+
+
 @pytest.mark.parametrize("damage", ["flip", "cut", "foreign", "garbage", "empty"])
 def test_a_bad_entry_is_ignored_and_drawn_again(damage, uncached, tmp_path, monkeypatch):
     monkeypatch.setenv("PBEM_CACHE_DIR", str(tmp_path))

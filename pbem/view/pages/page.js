@@ -1,8 +1,9 @@
 /* pbem pages: the details panel (hover or click a counter or a place) and, in a replay, the step buttons
    and arrow keys. Hand-written and dependency-free: a page opens offline, from a file:// address.
    The page's data is JSON in <script id="pbem-data">; the map's base (terrain, names) is drawn once and a
-   step change swaps only the overlay group (units, control, markers, events). A hex map's hexes are a few
-   paths, not an element each: the hex under the pointer is the one whose centre is nearest (data.hexes). */
+   step change redraws only the overlay (units, control, markers, events), and of it only the items the step
+   changed (each step's overlay is its layers of keyed items, see page.py). A hex map's hexes are a few paths,
+   not an element each: the hex under the pointer is the one whose centre is nearest (data.hexes). */
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("pbem-data").textContent);
@@ -11,8 +12,8 @@
   var base = document.getElementById("pbem-base"), mark = document.getElementById("pbem-pin");
   var panel = document.getElementById("details"), report = document.getElementById("report");
   var label = document.getElementById("step-label"), hint = panel.innerHTML;
-  // The step the page opened on is already in the document; keep it so we can come back to it.
-  steps[at].overlay = overlay.innerHTML;
+  // The step the page opened on is already in the document; keep its report so we can come back to it (its
+  // overlay's markup is read from the document when we first leave it, see draw).
   steps[at].report = report.innerHTML;
 
   // What the pointer is on: {kind: "unit" or "place", key, el (the element, if the thing has one)}.
@@ -113,18 +114,67 @@
     pin(t && !same(t, pinned) ? t : null);
   });
 
+  // Step i's overlay in place of step `at`'s: in each layer, the items whose key both steps have are kept (a
+  // counter gets its new View key), the others removed, and the new ones made in one parse and put in order.
+  var holder = document.createElement("template"), UNIT = / data-unit="([^"]*)"/;
+  function draw(i) {
+    var from = steps[at].layers, to = steps[i].layers, groups = overlay.children;
+    from.forEach(function (layer, n) {  // the step the page opened on: its items' markup from the document
+      if (layer[2] === null) {
+        layer[2] = Array.prototype.map.call(groups[n].children, function (el) { return el.outerHTML; });
+      }
+    });
+    var same = groups.length === to.length && from.length === to.length &&
+               to.every(function (layer, n) { return layer[0] === from[n][0]; });
+    if (!same) {  // other layers altogether: draw them whole
+      overlay.innerHTML = to.map(function (l) { return l[0] + l[2].join("") + "</g>"; }).join("");
+      return;
+    }
+    to.forEach(function (layer, n) {
+      var g = groups[n], keys = layer[1], markup = layer[2], pool = new Map(), order = [], fresh = [];
+      Array.prototype.forEach.call(g.children, function (el, k) {
+        var key = from[n][1][k];
+        if (!pool.has(key)) pool.set(key, []);
+        pool.get(key).push(el);
+      });
+      keys.forEach(function (key, k) {
+        var kept = pool.has(key) && pool.get(key).shift();
+        if (kept) {
+          var unit = UNIT.exec(markup[k]);
+          if (unit && kept.getAttribute("data-unit") !== unit[1]) kept.setAttribute("data-unit", unit[1]);
+        } else {
+          fresh.push(k);
+        }
+        order.push(kept || null);
+      });
+      pool.forEach(function (els) { els.forEach(function (el) { el.remove(); }); });
+      if (fresh.length) {
+        holder.innerHTML = '<svg xmlns="http://www.w3.org/2000/svg">' +
+                           fresh.map(function (k) { return markup[k]; }).join("") + "</svg>";
+        var made = Array.prototype.slice.call(holder.content.firstChild.children);
+        fresh.forEach(function (k, j) { order[k] = made[j]; });
+      }
+      var next = g.firstElementChild;
+      order.forEach(function (el) {
+        if (el === next) next = next.nextElementSibling;
+        else g.insertBefore(el, next);
+      });
+    });
+  }
+
   function go(i) {
     i = Math.max(0, Math.min(steps.length - 1, i));
     if (i === at) return;
     // A pinned place stays pinned; a counter's key is local to its step's View, so a pinned counter lets go.
     var was = pinned && pinned.kind === "place" ? pinned : null;
+    pin(null);  // before the overlay is read or kept: no item carries the pinned outline into another step
+    draw(i);
     at = i;
-    overlay.innerHTML = steps[i].overlay;
     report.innerHTML = steps[i].report;
     label.textContent = steps[i].label;
     document.body.setAttribute("data-step", String(i));
     buttons();
-    if (was && was.el && !base.contains(was.el)) was = null;  // a place of the overlay is gone with it
+    if (was && was.el && !was.el.isConnected) was = null;  // a place of the overlay the step changed is gone
     pin(was);
   }
 
