@@ -15,7 +15,10 @@ from . import game_pick, pick
 from .legal import keep_legal
 
 
-def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None, level: str = "2") -> list[dict]:
+def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None, level: str = "2", *,
+           blind_safe: bool = True) -> list[dict]:
+    """`blind_safe` False: the face-down first movement planned as any other (the rules' tests of I-34 want moves
+    that a turned-up counter cuts short into one another)."""
     rs = ruleset_of(state)
     if state.phase == "letters":
         return [{"letters": "commit", "secret_letters": letters(state)}]
@@ -45,16 +48,25 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None,
     foe = enemy(side)
     field = _field(pos, side)
     guards = _guards(pos, side)
-    blind = side == AXIS and bool(pos.extras.get("facedown"))  # XVI.B.5, I-34: counters turn up as he moves
+    # The face-down first movement (XVI.B.5): a move a counter turns up in front of is cut short, somewhere on its
+    # own path (I-34). So no move ends on another move's path, nor passes where another ends: a cut-short unit can
+    # then never overstack the hex a later move ends in (XII).
+    blind = blind_safe and side == AXIS and bool(pos.extras.get("facedown"))
+    crossed: set[int] = set()  # every hex a blind move starts in or passes through
+    ends: set[int] = set()
     for u in sorted(pos.active_units(side), key=lambda u: (u.ct.size == "front", u.id)):
-        if blind:
-            break  # a move cut short by a counter turning up could overstack a hex a later move ends in (XII)
         if u.dispersed or u.faced or u.flags.get("moved") or u.flags.get("attacked") or u.ct.cls == "dummy":
             continue
         if any(pos.enemy_occupied(n, side) for n in pos.board.neighbours(u.loc)):
             continue  # in contact: it attacks, or holds
         basic, bonus = movement.allowance(pos, u, reserve)
         path = _toward(pos, u, guards.pop(u.id) if u.id in guards else field, max(1, basic + bonus))
+        start = u.loc
+        if blind:
+            cut = next((i for i, h in enumerate(path) if h in ends), len(path))
+            path = path[:cut]
+            while path and path[-1] in crossed:
+                path = path[:-1]
         while path and stacking.problem_for(pos, path[-1], pos.stack(path[-1], side) + [u]) is not None:
             path = path[:-1]  # XII: stop short of a full hex
         while path:
@@ -62,6 +74,8 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None,
             mv.move(Move(len(out), (u.id,), tuple(pos.hex_id(h) for h in path)))
             if len(step.violations) == before:
                 out.append({"move": u.id, "path": [pos.hex_id(h) for h in path]})
+                crossed.update([start, *path[:-1]])
+                ends.add(path[-1])
                 break
             del step.violations[before:]
             path = path[:-1]

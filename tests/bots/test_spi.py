@@ -124,3 +124,26 @@ def test_a_short_spi_self_play_is_byte_identical_under_any_hash_seed():
     a, b = (json.loads(out) for out, _ in outs)
     assert a == b
     assert a[1] >= 2  # combats happened
+
+
+@pytest.mark.parametrize("scenario", ["spi-barbarossa/stalingrad-1942", "spi-barbarossa/zitadelle-1943",
+                                      "spi-barbarossa/berlin-1944"])
+def test_both_bots_play_the_later_games_and_the_soviet_attacks_from_zitadelle_on(scenario):
+    """Both sides' first player-turns of the Stalingrad, Zitadelle and Berlin Games, by self-play's own stress
+    checks (legal orders, determinism, verify); from July 1943 the Soviet is the attacker and goes in at 2-1 or
+    better where the attack is worth it, before that only at 3-1 (COMBAT (I): every attack backed by a supply unit)."""
+    from pbem.bots.spi import soviet as spi_soviet
+    from pbem.bots.spi.view import View
+
+    state = game.new_game(scenario, game_id="bots-later", seed="later", setup="historical")
+    for _ in range(4):
+        mover = state.awaiting.side
+        nxt = selfplay._step(state, lambda side: "2", {})
+        for c in _combats(nxt) if state.phase == "movement-combat" else []:
+            if mover == "soviet":
+                bold = spi_soviet.offensive(View.of(state, "soviet"))
+                assert _ratio(c["odds"]) >= (spi_soviet.OFFENSIVE if bold else spi_soviet.LEAST)
+            else:
+                assert _ratio(c["odds"]) >= spi_axis.LEAST
+        state = nxt
+    assert state.date > game.new_game(scenario, game_id="bots-later", seed="later", setup="historical").date

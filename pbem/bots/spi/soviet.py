@@ -40,7 +40,7 @@ def plan(view: View, level: str) -> list[dict]:
     if view.first_phase:
         free = [u for u in view.mine() if not u.ct.support and u.id not in moved]
         supplies = [s for s in view.pos.supply_units(view.side) if view.supplied(s)]
-        bold = view.pos.weather == "winter" or view.pos.date >= OFFENSIVE_FROM
+        bold = offensive(view)
         attacks = plan_attacks(view, free, supplies, [], ends, OFFENSIVE if bold else LEAST, Fraction(4),
                                len(supplies), min_value=2.0 if bold else 3.0)
         for p in attacks:
@@ -51,6 +51,12 @@ def plan(view: View, level: str) -> list[dict]:
             moved.add(p.supply.id)
     orders += _fill(view, ends, moved, slots, near, front)
     return orders + [attack_order(view, p) for p in attacks]
+
+
+def offensive(view: View) -> bool:
+    """The Soviet attacks as the attacker, at 2-1 where worth it: in winter (his counteroffensives) and from the
+    Zitadelle Game's July 1943 on; otherwise he counterattacks only at 3-1."""
+    return view.pos.weather == "winter" or view.pos.date >= OFFENSIVE_FROM
 
 
 def _front(view: View, axis: list[PUnit]) -> dict[int, int]:
