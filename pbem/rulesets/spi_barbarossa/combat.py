@@ -248,16 +248,15 @@ class CombatPhase:
 
     def resolve_all(self, attacks: Sequence[Attack], dice: Dice, answers: Mapping[str, Any],
                     source: str = "standing answer") -> None:
-        number = 0
-        for o in attacks:
-            if o.index in self.step.drop:
-                continue
+        number = 0  # combats fought; `declared` counts the attacks as the decision question numbers them
+        declared = [o for o in attacks if o.index not in self.step.drop]
+        for asked, o in enumerate(declared, start=1):
             plan = self.plan(o, instant=True)
             if plan is None:
                 continue
             self.claim(plan)
             number += 1
-            self.resolve(plan, number, dice, answers, source)
+            self.resolve(plan, number, dice, answers, source, asked)
             relieve(self.pos)
         for s in sorted(self.spent_supply.values(), key=lambda u: u.id):  # SUPPLY (F): at the end of the phase
             if s.active:
@@ -267,8 +266,9 @@ class CombatPhase:
 
     def choose_crt(self, plan: Plan, number: int, answers: Mapping[str, Any], source: str) -> tuple[Crt, str]:
         """The defender chooses the CRT (COMBAT general rule): one table for every combat (`crt: I`) or one
-        per combat (`crt: {1: I, 2: II}`), given as a standing answer or as the answer to a decision step;
-        `auto`, or no answer, takes our documented default."""
+        per combat (`crt: {1: I, 2: II}`, by the attack's place among the declared attacks, as the decision
+        question numbers them, so a cancelled attack shifts none), given as a standing answer or as the answer
+        to a decision step; `auto`, or no answer, takes our documented default."""
         crts = self.pos.data.crts
         wanted = answers.get("crt", "auto")
         if isinstance(wanted, Mapping):
@@ -286,9 +286,10 @@ class CombatPhase:
         return crts[best], "default: fewest defender eliminations"
 
     def resolve(self, plan: Plan, number: int, dice: Dice, answers: Mapping[str, Any],
-                source: str = "standing answer") -> None:
+                source: str = "standing answer", asked: int | None = None) -> None:
+        """Fight combat `number` (its die label); `asked` is its number among the declared attacks (CRT choice)."""
         st, pos = self.step, self.pos
-        crt, why = self.choose_crt(plan, number, answers, source)
+        crt, why = self.choose_crt(plan, asked or number, answers, source)
         col = crt.column_for(plan.attack, plan.defense)
         label = f"combat/{pos.turn}/{self.side}/{number}"
         if col is None:
