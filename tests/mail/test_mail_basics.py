@@ -2,70 +2,13 @@
 from __future__ import annotations
 
 import mailbox
-import socket
 from email import policy
-from email.message import EmailMessage
-from email.parser import BytesParser
-from pathlib import Path
 
 import yaml
-from click.testing import CliRunner
 
-from pbem.cli.main import main
 from pbem.core import game
-from tests.conftest import MINI
-
-DATE = "Mon, 01 Jan 2024 12:00:00 +0000"
-ATTACK = [{"attack": "0705", "with": ["pz2"], "supply": "sup1", "air": ["lw1"], "note": "Lvov <first> & fast"}]
-
-
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def new_game(tmp_path: Path, gid: str = "g-mail") -> Path:
-    d = tmp_path / gid
-    r = run("game", "init", MINI, d, "--player", "axis=alice@example.org", "--player", "soviet=bob@example.org",
-            "--seed", "mail", "--setup", "historical", "--game-id", gid)
-    assert r.exit_code == 0, r.output
-    return d
-
-
-def orders_doc(d: Path, side: str = "axis", items=ATTACK) -> dict:
-    state = game.load_state(str(max(d.glob("*-state.yaml"))))
-    return {"format": "pbem/orders@1", "game": state.game, "side": side, "step": state.step,
-            "state": state.hash(), "orders": items}
-
-
-def orders_file(d: Path, name: str = "my-orders.yaml") -> Path:
-    p = d.parent / name
-    p.write_text(yaml.safe_dump(orders_doc(d), sort_keys=False))
-    return p
-
-
-def compose(d: Path, out: Path, *extra) -> bytes:
-    r = run("mail", "compose", d, "--from-side", "axis", "-o", out, "--date", DATE, *extra)
-    assert r.exit_code == 0, r.output
-    return out.read_bytes()
-
-
-def read(src: Path, outdir: Path, *extra):
-    outdir.mkdir(exist_ok=True)
-    return run("mail", "read", src, "-o", outdir, *extra)
-
-
-def parse(raw: bytes) -> EmailMessage:
-    return BytesParser(policy=policy.default).parsebytes(raw)
-
-
-def plain_message(body: str | None = None, *, html: str | None = None, subject: str = "orders") -> EmailMessage:
-    m = EmailMessage()
-    m["From"], m["To"], m["Subject"] = "alice@example.org", "bob@example.org", subject
-    if html is not None:
-        m.set_content(html, subtype="html")
-    else:
-        m.set_content(body or "")
-    return m
+from tests.mail.helpers import (DATE, attach, compose, free_port, new_game, orders_doc, orders_file, parse,
+                                plain_message, read, run)
 
 
 def test_compose_is_reproducible_and_reads_back_byte_identical(tmp_path):
@@ -104,12 +47,6 @@ def test_read_submit_adjudicates_and_the_answer_carries_the_report(tmp_path):
     assert [p.get_filename() for p in m.iter_attachments()] == ["0001-state.yaml", "0001-report.txt"]
     again = read(tmp_path / "a.eml", tmp_path / "in", "--game-dir", d, "--submit")  # re-reading is harmless
     assert again.exit_code == 0 and "already filed" in again.output
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def test_send_over_smtp_and_read_the_received_message(tmp_path, monkeypatch):
@@ -180,10 +117,6 @@ def test_read_mbox_and_maildir_keep_only_this_games_messages(tmp_path):
     r = read(tmp_path / "in.mbox", tmp_path / "all")  # no game folder: every pbem message
     assert r.exit_code == 2 and "two different files" in r.output  # both games' 0000-state.yaml
     assert list((tmp_path / "all").iterdir()) == []
-
-
-def attach(m: EmailMessage, data: bytes, name: str, cte: str, subtype: str = "x-yaml", main: str = "application"):
-    m.add_attachment(data, maintype=main, subtype=subtype, filename=name, cte=cte)
 
 
 def test_quoted_printable_and_base64_attachments_with_crlf(tmp_path):
