@@ -1,11 +1,12 @@
 """`pbem mail compose` and `pbem mail read`: a game folder's turns by email."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
 
-from ..core.errors import UsageError
+from ..core.errors import EXIT_PARTIAL, UsageError
 from ..core.loading import write_atomic
 from .main import _out, _secrets, force_option, json_option, main, run
 
@@ -55,47 +56,102 @@ def mail_compose(directory: str, from_side: str, output: str | None, orders_file
              + (f"\nsent via {smtp.host}:{smtp.port}" if smtp else ""))
 
 
+read_options = [
+    click.option("--game-dir", help="the game folder: keep only its game's files; the record of what was read "
+                 "is kept there"),
+    click.option("-o", "--output-dir", default=".", show_default=True, help="where to save the files found"),
+    click.option("--submit", is_flag=True, help="file what was found into --game-dir: verify and file the next "
+                 "state, file (and adjudicate) orders, in the game's order"),
+    click.option("--secret", "secrets", multiple=True, help="with --submit: the adjudicating side's secret"),
+    click.option("--all", "read_all", is_flag=True, help="read every message, also those read through before"),
+    force_option,
+    json_option,
+]
+
+
+def with_read_options(fn):  # type: ignore[no-untyped-def]
+    for option in reversed(read_options):
+        fn = option(fn)
+    return fn
+
+
 @mail_group.command("read")
 @click.argument("message")
-@click.option("--game-dir", help="the game folder: keep only its game's files, refuse a message for another game")
-@click.option("-o", "--output-dir", default=".", show_default=True, help="where to save the files found")
-@click.option("--submit", is_flag=True, help="file the orders found into --game-dir (adjudicating when complete)")
-@click.option("--secret", "secrets", multiple=True, help="with --submit: the adjudicating side's dice secret")
-@force_option
-@json_option
+@with_read_options
 @run
 def mail_read(message: str, game_dir: str | None, output_dir: str, submit: bool, secrets: tuple[str, ...],
-              force: bool, as_json: bool) -> None:
-    """Save the pbem files found in MESSAGE (a .eml file, an mbox file, a Maildir folder, or '-')."""
+              read_all: bool, force: bool, as_json: bool) -> int:
+    """Save (and with --submit, file) the pbem files found in MESSAGE: a .eml file, an mbox file, a Maildir
+    folder, or '-'. Of a mailbox, only the messages not read through before (unless --all).
+
+    Exit 4: something was left out (each one is listed with why and what to do); the rest was done."""
+    from ..mail import read
+
+    messages, single = read.load_messages(message)
+    return file_mail(messages, single, game_dir, output_dir, submit, secrets, read_all, force, as_json)
+
+
+def file_mail(messages: list, single: bool, game_dir: str | None, output_dir: str, submit: bool,
+              secrets: tuple[str, ...], read_all: bool, force: bool, as_json: bool) -> int:
+    """The part `mail read` and `mail fetch` share: read the messages, say what happened, return the exit code."""
     from ..core import folder as gf  # imported here: other commands need not load it
 
-    from ..mail import read
+    from ..mail import inbox
+    from ..mail.record import Record
 
     if submit and not game_dir:
         raise UsageError("--submit needs --game-dir")
     folder = gf.Folder.open(game_dir) if game_dir else None
     outdir = Path(output_dir)
     if folder is not None and outdir.resolve() == folder.path.resolve():
-        raise UsageError("files read from mail are saved outside the game's history; use --submit to file orders",
+        raise UsageError("files read from mail are saved outside the game's history; use --submit to file them",
                          where=output_dir)
-    messages, single = read.load_messages(message)
-    found, notes = read.collect(messages, str(folder.game.get("game")) if folder else None, single)
-    rows = read.save(found, outdir, force=force)
+    if folder is None:
+        outdir.mkdir(parents=True, exist_ok=True)
+    record = Record.load(folder.path if folder else outdir)
+    res = inbox.process(messages, single=single, folder=folder, outdir=outdir, submit=submit,
+                        secrets=_secrets(secrets), force=force, record=record, read_all=read_all or single)
+    code = inbox.exit_code(res, single=single, submit=submit)
+    _tell(res, folder, len(messages), single, as_json, code)
+    return code
+
+
+def _tell(res, folder, total: int, single: bool, as_json: bool, code: int) -> None:  # type: ignore[no-untyped-def]
+    """What happened, in the order it matters: saved, filed, notes; then on stderr warnings and what was left out."""
+    if as_json:
+        click.echo(json.dumps({"ok": code == 0, "exit_code": code, "saved": res.saved, "filed": res.filed,
+                               "skipped": res.skipped, "notes": res.notes, "warnings": res.warnings,
+                               "left_out": [x.to_dict() for x in res.left], "read": len(res.done)},
+                              indent=2, ensure_ascii=False))
+        return
     lines = [f"{'unchanged' if r['unchanged'] else 'saved'} {r['file']}: {r['side'] + ' ' if r['side'] else ''}"
-             f"{r['kind']} for step {r['step']} of game {r['game']} ({r['from']})" for r in rows]
-    lines += [f"skipped {n} message(s) for game {g}" for g, n in sorted(notes["skipped"].items())]
-    submitted = []
-    if submit and folder is not None:
-        for r in sorted((r for r in rows if r["kind"] == "orders"), key=lambda r: (r["step"], r["side"])):
-            fold = gf.Folder.open(folder.path)
-            filed = fold.submitted(r["step"]).get(r["side"])
-            if filed is not None and filed.read_bytes() == Path(r["file"]).read_bytes():
-                lines.append(f"{r['file']} was already filed as {filed.name}")
-                continue
-            res = gf.submit(fold, r["file"], secrets=_secrets(secrets))
-            submitted.append(res)
-            lines.append(f"filed {res['filed']}" + (f"; adjudicated: {res['state']} and {res['report']} written"
-                                                    if res["adjudicated"] else
-                                                    f"; waiting for {', '.join(res['waiting_for'])}"))
-    _out({"saved": rows, "skipped": notes["skipped"], "problems": notes["problems"], "submitted": submitted},
-         as_json, "\n".join(lines))
+             f"{r['kind']} for step {r['step']} of game {r['game']} ({r['from']})" for r in res.saved]
+    for r in res.filed:
+        lines.append(_filed_line(r, folder))
+    lines += [f"note: {n}" for n in res.notes]
+    lines += [f"skipped {n} message(s) for game {g}" for g, n in sorted(res.skipped.items())]
+    if not single:
+        lines.append(f"{len(res.done)} new message(s) read of {total}" + (
+            "" if len(res.done) == total else " (the others were read before; --all reads them again)"))
+    if lines:
+        click.echo("\n".join(lines))
+    for w in res.warnings:
+        click.echo(f"WARNING: {w}", err=True)
+    for x in res.left:
+        click.echo(x.describe(), err=True)
+    if res.left and code == EXIT_PARTIAL:
+        click.echo(f"{len(res.left)} thing(s) left out (exit {EXIT_PARTIAL}); everything else was done", err=True)
+
+
+def _filed_line(r: dict, folder) -> str:  # type: ignore[no-untyped-def]
+    if r["kind"] == "state":
+        return (f"verified and filed: {r['state']} (step {r['step']}); " + receive_pointer(folder.path, r))
+    return f"filed {r['filed']}" + (f"; adjudicated: {r['state']} and {r['report']} written"
+                                    if r.get("adjudicated") else f"; waiting for {', '.join(r['waiting_for'])}")
+
+
+def receive_pointer(path: Path, r: dict) -> str:
+    """Where the player reads what just happened: the verified report, and the map of the new state."""
+    report = path / r["report"]
+    return (f"read the verified report: {report} (or pbem show {path / r['state']} --report text); "
+            f"the map: pbem map {path / r['state']} -o map.svg")

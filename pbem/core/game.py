@@ -13,7 +13,7 @@ from typing import Any, Mapping, Sequence
 
 from . import dice as dicemod
 from .dice import Dice
-from .errors import MismatchError, OrdersRejected, SchemaError, UsageError, VerificationFailed
+from .errors import MismatchError, OrdersRejected, RevealNeeded, SchemaError, UsageError, VerificationFailed
 from .events import Outcome, Violation
 from .frozen import EMPTY, freeze, thaw
 from .hashing import digest
@@ -151,7 +151,7 @@ def _reveals(state: GameState, orders: Sequence[OrdersFile], secrets: Sequence[M
         elif recorded is not None and side in recorded:
             element = recorded[side]["last"]
         else:
-            raise MismatchError(f"committed dice: the reveal of {side!r} is needed (give its secret file with --secret)")
+            raise RevealNeeded(side, state.step, [o.side for o in orders])
         if not dicemod.verify_reveal(chain["last"], element):
             raise MismatchError(f"committed dice: the reveal for {side!r} does not hash to its last commitment "
                                 "(wrong secret file, or an element reused or skipped)")

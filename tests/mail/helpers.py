@@ -1,6 +1,7 @@
 """Shared helpers of the mail tests: a game folder on the mini map, orders for it, messages to read."""
 from __future__ import annotations
 
+import itertools
 import socket
 from email import policy
 from email.message import EmailMessage
@@ -67,6 +68,9 @@ def plain_message(body: str | None = None, *, html: str | None = None, subject: 
     return m
 
 
+_SERIAL = itertools.count(1)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -77,3 +81,62 @@ def attach(m: EmailMessage, data: bytes, name: str, cte: str, subtype: str = "x-
     m.add_attachment(data, maintype=main, subtype=subtype, filename=name, cte=cte)
 
 
+
+
+def flowed(text: str, width: int = 66, delsp: bool = False) -> str:
+    """Text as a format=flowed mail client sends it (RFC 3676, as Thunderbird and mutt's text_flowed do):
+    long lines broken after a space (the space stays: a soft break; with DelSp=yes one more space is added, which
+    the reader deletes), lines that start with a space, '>' or 'From ' stuffed with one more space, trailing
+    spaces of hard breaks removed (but not of the "-- " signature line)."""
+    out = []
+    for line in text.split("\n"):
+        line = line if line == "-- " else line.rstrip(" ")
+        while len(line) > width and " " in line[1:width]:
+            cut = line.rindex(" ", 1, width) + 1
+            head, line = line[:cut], line[cut:]
+            out.append(_stuff(head + (" " if delsp else "")))
+        out.append(_stuff(line))
+    return "\n".join(out)
+
+
+def _stuff(line: str) -> str:
+    return " " + line if line.startswith((" ", ">", "From ")) else line
+
+
+def flowed_message(body: str, subject: str = "orders", delsp: bool = False) -> EmailMessage:
+    m = plain_message(subject=subject)
+    m.set_content(flowed(body, delsp=delsp) + "\n", cte="quoted-printable")
+    m.set_param("format", "flowed")
+    if delsp:
+        m.set_param("delsp", "yes")
+    return m
+
+
+def signed_doc(d: Path, side: str = "axis", items=None, step: int | None = None) -> dict:
+    """An orders document with what a signed, committed-dice file carries: a long path, a reveal, a signature."""
+    doc = orders_doc(d, side, items if items is not None else [
+        {"move": "pz2", "path": [f"{c:02d}{r:02d}" for c in range(1, 8) for r in (5, 6)]}, *ATTACK])
+    if step is not None:
+        doc["step"] = step
+    doc["dice"] = {"reveal": "ab" * 32}
+    doc["signature"] = "cd" * 64
+    return doc
+
+
+def maildir_with(path: Path, *messages: EmailMessage | bytes) -> Path:
+    import mailbox
+
+    box = mailbox.Maildir(str(path))
+    for m in messages:
+        box.add(m if isinstance(m, bytes) else m.as_bytes(policy=policy.SMTP))
+    return path
+
+
+def dated(m: EmailMessage, day: int) -> EmailMessage:
+    m["Date"] = f"Mon, {day:02d} Jan 2024 12:00:00 +0000"
+    m["Message-ID"] = f"<test-{day}-{next(_SERIAL)}@example.org>"
+    return m
+
+
+def dump(doc: dict) -> str:
+    return yaml.safe_dump(doc, sort_keys=False, width=1000)

@@ -109,14 +109,17 @@ def test_read_mbox_and_maildir_keep_only_this_games_messages(tmp_path):
     for raw in (theirs, chatter, ours):
         md.add(raw)
     for src, out in ((tmp_path / "in.mbox", "m"), (tmp_path / "Maildir", "md")):
-        r = read(src, tmp_path / out, "--game-dir", d, "--json")
+        again = read(src, tmp_path / "again", "--game-dir", d)  # the mbox's messages, read through already
+        assert again.exit_code == 0 and ("0 new message(s) read of 3" in again.output) == (out == "md"), again.output
+        r = read(src, tmp_path / out, "--game-dir", d, "--json", "--all")
         assert r.exit_code == 0, r.output
         assert sorted(p.name for p in (tmp_path / out).iterdir()) == ["0000-orders-axis.yaml", "0000-state.yaml"]
         assert (tmp_path / out / "0000-orders-axis.yaml").read_bytes() == o.read_bytes()
         assert '"g-other": 1' in r.output
     r = read(tmp_path / "in.mbox", tmp_path / "all")  # no game folder: every pbem message
-    assert r.exit_code == 2 and "two different files" in r.output  # both games' 0000-state.yaml
-    assert list((tmp_path / "all").iterdir()) == []
+    assert r.exit_code == 4 and "a state of game g-mail for step 0, while the one of game g-other" in r.output
+    assert sorted(p.name for p in (tmp_path / "all").iterdir()) == ["0000-orders-axis.yaml", "0000-state.yaml",
+                                                                   "mail-read.yaml"]
 
 
 def test_quoted_printable_and_base64_attachments_with_crlf(tmp_path):
@@ -199,7 +202,7 @@ def test_a_message_with_nothing_usable(tmp_path):
     assert list((tmp_path / "in").iterdir()) == []
 
 
-def test_a_truncated_attachment_saves_nothing(tmp_path):
+def test_a_truncated_attachment_is_left_out_and_the_rest_saved(tmp_path):
     d = new_game(tmp_path)
     o = orders_file(d).read_bytes()
     for cut in (len(o) // 2, o.index(b"orders:") + 3):
@@ -208,9 +211,15 @@ def test_a_truncated_attachment_saves_nothing(tmp_path):
         attach(m, o[:cut], "orders.yaml", "base64")
         (tmp_path / "t.eml").write_bytes(m.as_bytes())
         r = read(tmp_path / "t.eml", tmp_path / "in", "--game-dir", d)
-        assert r.exit_code == 2, r.output
-        assert "orders.yaml" in r.output
-        assert list((tmp_path / "in").iterdir()) == []
+        assert r.exit_code == 4, r.output
+        assert "left out: attachment 'orders.yaml'" in r.output
+        assert sorted(p.name for p in (tmp_path / "in").iterdir()) == ["0000-state.yaml"]
+        m = plain_message("orders attached")
+        attach(m, o[:cut], "orders.yaml", "base64")
+        (tmp_path / "t.eml").write_bytes(m.as_bytes())
+        r = read(tmp_path / "t.eml", tmp_path / "alone", "--game-dir", d)
+        assert r.exit_code == 2 and "orders.yaml" in r.output  # nothing else in the message: its own exit code
+        assert list((tmp_path / "alone").iterdir()) == []
 
 
 def test_a_state_that_does_not_match_its_header_is_refused(tmp_path):
