@@ -41,14 +41,17 @@ def mail_compose(directory: str, from_side: str, output: str | None, orders_file
     if not output and not do_send:
         raise UsageError("nothing to do: give -o FILE, --send, or both")
     smtp = send.settings(smtp_host, smtp_port, starttls, smtp_user) if do_send else None
-    made = compose.compose(gf.Folder.open(directory), from_side, orders_file, date)
+    folder = gf.Folder.open(directory)
+    made = compose.compose(folder, from_side, orders_file, date)
     raw = made.to_bytes()
     if output:
         write_atomic(output, raw.decode("ascii"), force=force, protect=(orders_file,) if orders_file else ())
     if smtp is not None:
         send.send(raw, made.sender, made.recipients, smtp)
+    compose.remember_sent(folder, made.message)  # the next message of the game answers this one
     info = {"subject": str(made.message["Subject"]), "from": made.sender, "to": list(made.recipients),
-            "message_id": str(made.message["Message-ID"]), "attachments": list(made.attachments),
+            "message_id": str(made.message["Message-ID"]), "in_reply_to": made.message.get("In-Reply-To"),
+            "attachments": list(made.attachments),
             "output": output, "sent": smtp is not None}
     if output != "-":
         _out(info, as_json, f"{info['subject']}\nfrom {made.sender} to {', '.join(made.recipients)}; attached: "

@@ -616,6 +616,7 @@ def hidden_check(state_file: str, openings_file: str, as_json: bool) -> None:
 from . import folder_cmds  # noqa: E402,F401  (registers `pbem game` and `pbem audit`)
 from . import mail_cmds  # noqa: E402,F401
 from . import batch_cmds  # noqa: E402,F401  (registers `pbem batch`)
+from . import key_cmds  # noqa: E402,F401  (registers `pbem keys public`)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -369,16 +369,16 @@ def _orders_made_by(claimed: Mapping[str, Any], given: Sequence[str], places: Se
                                 f"(it records {', '.join(h[:12] + '…' for h in wanted)})", where=o.source)
         found[o.hash()] = o
     seen: set[Path] = set()
-    for place in places:
-        if len(found) == len(wanted):
+    for place in places:  # the same orders unsigned (a draft) and signed hash alike: the signed copy is filed
+        if len(found) == len(wanted) and all(o.signature for o in found.values()):
             break
         for path in _orders_candidates(place, seen):
             try:
                 o = game.load_orders(str(path))
             except PbemError:
                 continue
-            if o.hash() in wanted:
-                found.setdefault(o.hash(), o)
+            if o.hash() in wanted and (o.hash() not in found or (o.signature and not found[o.hash()].signature)):
+                found[o.hash()] = o
     missing = [h for h in wanted if h not in found]
     if missing:
         looked = ", ".join(dict.fromkeys(str(p) for p in places))

@@ -258,7 +258,11 @@ def _visit(part: EmailMessage, envelope: EmailMessage, where: str, out: Scan, de
         out.games.add(str(part[H_GAME]).strip())
     ctype = part.get_content_type()
     if part.get_content_maintype() == "multipart":
-        for sub in part.get_payload():
+        subs = part.get_payload()
+        if ctype == "multipart/alternative":  # one content in several forms: read the plainest one only
+            plain = [p for p in subs if p.get_content_type() == "text/plain"]
+            subs = plain[:1] or subs[-1:]
+        for sub in subs:
             _visit(sub, envelope, where, out, depth)
         return
     if ctype == "message/rfc822":

@@ -59,11 +59,16 @@ class Record:
             entry["sent"] = True
         self.thread.append(entry)
 
-    def reply_headers(self) -> tuple[str | None, list[str]]:
-        """(In-Reply-To, References) for the next message of the game: it answers the last one filed or sent."""
-        if not self.thread:
+    def reply_headers(self, remake: str = "") -> tuple[str | None, list[str]]:
+        """(In-Reply-To, References) for the next message of the game: it answers the last one filed or sent.
+        `remake`: the Message-ID stem of the message being made; if the last one sent is the same message made
+        before (written, then sent), the new one answers what that one answered."""
+        thread = self.thread
+        if remake and thread and thread[-1].get("sent") and stem(thread[-1]["message_id"]) == remake:
+            thread = thread[:-1]
+        if not thread:
             return None, []
-        last = self.thread[-1]
+        last = thread[-1]
         refs = list(last.get("references") or []) + [last["message_id"]]
         if len(refs) > MAX_REFERENCES:
             refs = refs[:1] + refs[-(MAX_REFERENCES - 1):]
@@ -76,6 +81,11 @@ class Record:
         if self.thread:
             doc["thread"] = self.thread
         write_atomic(self.path, dump_yaml(doc), force=True)
+
+
+def stem(message_id: str) -> str:
+    """A pbem Message-ID without its random part: what the message carries."""
+    return message_id.partition("@")[0].rpartition(".")[0]
 
 
 def uid_ranges(uids: set[int]) -> str:

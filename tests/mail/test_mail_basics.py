@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import mailbox
+import re
 from email import policy
 
 import yaml
@@ -15,14 +16,16 @@ def test_compose_is_reproducible_and_reads_back_byte_identical(tmp_path):
     d = new_game(tmp_path)
     o = orders_file(d)
     raw = compose(d, tmp_path / "a.eml", "--orders", o)
-    assert compose(d, tmp_path / "b.eml", "--orders", o) == raw
+    again = compose(d, tmp_path / "b.eml", "--orders", o)
+    mid = re.compile(rb"Message-ID:\s*<[^>]*>")
+    assert mid.sub(b"", again) == mid.sub(b"", raw) and mid.search(again)[0] != mid.search(raw)[0]  # a new message
     assert b"\r\n" in raw and b"\n" not in raw.replace(b"\r\n", b"")
     m = parse(raw)
     state = game.load_state(str(d / "0000-state.yaml"))
     assert m["Subject"] == "[pbem] g-mail T1 Axis orders (movement-combat)"
     assert (m["From"], m["To"]) == ("alice@example.org", "bob@example.org")
     assert (m["X-Pbem-Game"], m["X-Pbem-Step"], m["X-Pbem-State"]) == ("g-mail", "0", state.hash())
-    assert m["Message-ID"].startswith("<pbem-g-mail-0-axis-orders-") and m["Date"] == DATE
+    assert m["Message-ID"].strip().startswith("<pbem-g-mail-0-axis-orders-") and m["Date"] == DATE
     names = [p.get_filename() for p in m.iter_attachments()]
     assert names == ["0000-state.yaml", "my-orders.yaml"]
     assert all(p.get_content_type() == "application/x-yaml" for p in m.iter_attachments())
@@ -44,7 +47,8 @@ def test_read_submit_adjudicates_and_the_answer_carries_the_report(tmp_path):
     assert m["Subject"].startswith("[pbem] g-mail T1 Soviet state") and m["X-Pbem-Step"] == "1"
     report = (d / "0001-report.txt").read_text()
     assert m.get_body(("plain",)).get_content().replace("\r\n", "\n").startswith(report.rstrip("\n"))
-    assert [p.get_filename() for p in m.iter_attachments()] == ["0001-state.yaml", "0001-report.txt"]
+    assert [p.get_filename() for p in m.iter_attachments()] == ["0001-state.yaml", "0001-report.txt",
+                                                                 "0000-orders-axis.yaml"]  # the orders it was made from
     again = read(tmp_path / "a.eml", tmp_path / "in", "--game-dir", d, "--submit")  # re-reading is harmless
     assert again.exit_code == 0 and "already filed" in again.output
 
