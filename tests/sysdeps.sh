@@ -4,6 +4,7 @@
 # One package per line in PACKAGES, with the test that needs it.
 set -euo pipefail
 PACKAGES=(
+  dovecot-imapd  # tests/mail: a real IMAP server (TLS) for `pbem mail fetch`, started unprivileged on loopback
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

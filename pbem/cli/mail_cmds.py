@@ -94,9 +94,51 @@ def mail_read(message: str, game_dir: str | None, output_dir: str, submit: bool,
     return file_mail(messages, single, game_dir, output_dir, submit, secrets, read_all, force, as_json)
 
 
+@mail_group.command("fetch")
+@click.option("--imap-host", help="IMAP server (default: PBEM_IMAP_HOST)")
+@click.option("--imap-port", type=int, help="IMAP port (default: PBEM_IMAP_PORT, else 993, or 143 with STARTTLS)")
+@click.option("--imap-user", help="IMAP login (default: PBEM_IMAP_USER); the password only from PBEM_IMAP_PASSWORD "
+              "or a prompt")
+@click.option("--mailbox", help="the mailbox to read (default: PBEM_IMAP_MAILBOX, else INBOX)")
+@click.option("--starttls", is_flag=True, help="port 143 upgraded with STARTTLS instead of TLS from the start "
+              "(or PBEM_IMAP_STARTTLS=1)")
+@click.option("--cafile", help="trust the certificates in this file (a server with its own certificate; "
+              "default: PBEM_IMAP_CAFILE, else the system's authorities)")
+@with_read_options
+@run
+def mail_fetch(imap_host: str | None, imap_port: int | None, imap_user: str | None, mailbox: str | None,
+               starttls: bool, cafile: str | None, game_dir: str | None, output_dir: str, submit: bool,
+               secrets: tuple[str, ...], read_all: bool, force: bool, as_json: bool) -> int:
+    """Fetch the game's new messages from an IMAP mailbox over TLS and file them as `mail read` does.
+
+    Messages read through are noted in the game folder (and the filed ones get the IMAP keyword $PbemFiled), so
+    the next fetch reads only what is new (--all: everything). Exit 4: something was left out."""
+    from ..mail import fetch
+
+    if not game_dir:
+        raise UsageError("fetch needs --game-dir: it reads the mailbox for that folder's game")
+    box = fetch.Mailbox(fetch.settings(imap_host, imap_port, starttls, imap_user, mailbox, cafile))
+    try:
+        from ..mail.record import Record
+        from ..core.folder import Folder
+
+        got = box.new_messages(Record.load(Folder.open(game_dir).path), read_all)
+
+        def mark(record, res) -> None:  # type: ignore[no-untyped-def]
+            filed = {k for k, v in record.messages.items() if v.get("verdict") == "filed"}
+            box.mark(record, got, filed)
+            record.save()
+
+        return file_mail([letter for _, letter in got], False, game_dir, output_dir, submit, secrets, read_all,
+                         force, as_json, after=mark)
+    finally:
+        box.close()
+
+
 def file_mail(messages: list, single: bool, game_dir: str | None, output_dir: str, submit: bool,
-              secrets: tuple[str, ...], read_all: bool, force: bool, as_json: bool) -> int:
-    """The part `mail read` and `mail fetch` share: read the messages, say what happened, return the exit code."""
+              secrets: tuple[str, ...], read_all: bool, force: bool, as_json: bool, after=None) -> int:
+    """The part `mail read` and `mail fetch` share: read the messages, say what happened, return the exit code.
+    `after(record, result)` runs once the messages are read (fetch marks them on the server)."""
     from ..core import folder as gf  # imported here: other commands need not load it
 
     from ..mail import inbox
@@ -114,6 +156,8 @@ def file_mail(messages: list, single: bool, game_dir: str | None, output_dir: st
     record = Record.load(folder.path if folder else outdir)
     res = inbox.process(messages, single=single, folder=folder, outdir=outdir, submit=submit,
                         secrets=_secrets(secrets), force=force, record=record, read_all=read_all or single)
+    if after is not None:
+        after(record, res)
     code = inbox.exit_code(res, single=single, submit=submit)
     _tell(res, folder, len(messages), single, as_json, code)
     return code
