@@ -44,6 +44,10 @@ def next_reveal(state: GameState, secret: Mapping[str, Any], side: str) -> str:
     chain = state.dice.chains.get(side)
     if chain is None:
         raise MismatchError(f"side {side!r} has no dice commitment in this game")
+    if chain["index"] + 1 > secret["length"]:
+        raise MismatchError(f"the dice secret of {side} is used up: its chain has {secret['length']} elements and the "
+                            f"game is at element {chain['index']}; the game cannot go on with committed dice "
+                            "(docs/dice.md)")
     element = dicemod.chain_element(secret["seed"], secret["length"], chain["index"] + 1)
     if not dicemod.verify_reveal(chain["last"], element):
         raise MismatchError("the secret file does not belong to this game's commitment for " + side)
@@ -341,8 +345,13 @@ def verify(state: GameState, orders: Sequence[OrdersFile], claimed: Mapping[str,
         raise VerificationFailed(f"the claimed next state is not a valid state file: {exc}") from None
     recorded = (claimed.get("dice") or {}).get("chains")
     voided = bool((claimed.get("log") or {}).get("voided"))
-    outcome = adjudicate(state, orders, secrets=secrets, void_illegal=voided, recorded_dice=recorded,
-                         recorded_hidden=claimed.get("hidden"))
+    try:
+        outcome = adjudicate(state, orders, secrets=secrets, void_illegal=voided, recorded_dice=recorded,
+                             recorded_hidden=claimed.get("hidden"))
+    except (OrdersRejected, MismatchError) as exc:  # a verification that fails is exit 3, whatever it found
+        found = "; ".join(v.describe() for v in exc.violations) if isinstance(exc, OrdersRejected) else exc.message
+        raise VerificationFailed(f"step {state.step} cannot be re-run to the claimed state: {found}",
+                                 where=exc.where) from None
     mine, theirs = outcome.state.to_dict(), dict(claimed)
     if digest(mine) != digest(theirs):
         where = first_difference(mine, theirs)

@@ -14,8 +14,7 @@ from ..core.errors import EXIT_OK, EXIT_PARTIAL, EXIT_UNUSABLE
 from ..core.folder import Folder, report_name, state_name
 from ..core.loading import write_atomic
 from ..core.state import GameState
-from ..report import mailed
-from . import filing
+from . import filing, reports as mailed
 from .read import Found, Letter, LeftOut, Scan, scan
 from .record import Record
 
@@ -60,7 +59,7 @@ def _check_reports(scans: Sequence[Scan], found: Sequence[Found], folder: Folder
                    res: filing.Result) -> dict[str, str]:
     """Compare every report in the mail with the report its state produces; warn loudly where they differ.
     Returns the reports that match a mailed state, by state hash (saved beside the state in the inbox)."""
-    from ..report import render
+    from ..report.compare import report_difference
 
     keys = {f.key for f in found}
     by_hash: dict[str, dict] = {}
@@ -80,8 +79,7 @@ def _check_reports(scans: Sequence[Scan], found: Sequence[Found], folder: Folder
                                             f"({(rep.state or 'none')[:16]}…) that is not the one mailed with it: "
                                             "do not trust it; `pbem show STATE --report text` prints the true one")
                     continue
-                produced = render(doc, rep.state or "", "text")
-                differs = mailed.differences(rep.text, produced)
+                differs = report_difference(GameState.from_dict(doc), rep.text, loose=True)
                 if differs:
                     res.warnings.append(f"the report in {origin} of {s.letter.describe()} is NOT the report its "
                                         f"state produces (a forged or edited report): {differs}. Trust only the "
