@@ -4,13 +4,15 @@ from __future__ import annotations
 import json
 import os
 import sys
+import warnings
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import click
 
 from ..core import game
-from ..core.errors import EXIT_OK, MismatchError, OrdersRejected, PbemError, UsageError, VerificationFailed
+from ..core.errors import (EXIT_OK, MismatchError, OrdersRejected, PbemError, PbemWarning, UsageError,
+                          VerificationFailed)
 from ..core.files import check_targets, write_files
 from ..core.loading import dump_yaml, load_data, load_schema, schema_names, write_atomic
 
@@ -34,15 +36,28 @@ def _emit_error(exc: PbemError, as_json: bool) -> None:
         click.echo(f"error [{exc.code}]: {exc}", err=True)
 
 
+def _emit_warnings(caught: list) -> None:
+    """pbem's own warnings (a secret others can read) as one line each on stderr; any other as Python shows it."""
+    for w in caught:
+        if issubclass(w.category, PbemWarning):
+            click.echo(f"warning: {w.message}", err=True)
+        else:
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+
+
 def run(fn: Callable[..., int | None]) -> Callable[..., None]:
     """Wrap a command: PbemError -> message and exit code; success -> exit 0."""
     def wrapper(*args: Any, **kwargs: Any) -> None:
         as_json = kwargs.get("as_json", False)
-        try:
-            code = fn(*args, **kwargs) or EXIT_OK
-        except PbemError as exc:
-            _emit_error(exc, as_json)
-            sys.exit(exc.exit_code)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", PbemWarning)
+            try:
+                code = fn(*args, **kwargs) or EXIT_OK
+            except PbemError as exc:
+                _emit_warnings(caught)
+                _emit_error(exc, as_json)
+                sys.exit(exc.exit_code)
+        _emit_warnings(caught)
         sys.exit(code)
 
     wrapper.__name__ = fn.__name__

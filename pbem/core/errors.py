@@ -10,6 +10,10 @@ EXIT_VERIFY_FAILED = 3
 EXIT_PARTIAL = 4  # `pbem mail read` / `fetch` only: the rest was done, but something was left out (each one listed)
 
 
+class PbemWarning(UserWarning):
+    """Something the player must hear about that does not stop the command (the CLI prints it on stderr)."""
+
+
 class PbemError(Exception):
     """Base of every error the CLI reports; `exit_code` says how it ends."""
 

@@ -135,3 +135,39 @@ def test_a_forged_report_is_shouted_about(tmp_path):
     os.chdir(alice.home)
     r = run("game", "receive", alice.game, alice.inbox / "0001-state.yaml")
     assert r.exit_code == 0 and "WARNING" in r.output and "NOT the report this state produces" in r.output
+
+
+def test_a_secret_others_can_read_is_warned_about(tmp_path):
+    """Bug 5: secrets were created -rw-r--r--. They are made 0600 (pbem/core/files.py), and reading one that others
+    can read says so (a copied or restored file keeps its old mode)."""
+    alice, _ = two_players(tmp_path)
+    assert alice.secret.stat().st_mode & 0o777 == 0o600
+    r = run("template", alice.game / "0000-state.yaml", "--side", "axis", "--secret", alice.secret,
+            "-o", tmp_path / "t.yaml")
+    assert r.exit_code == 0 and "warning" not in r.output
+    alice.secret.chmod(0o644)
+    r = run("template", alice.game / "0000-state.yaml", "--side", "axis", "--secret", alice.secret,
+            "-o", tmp_path / "t2.yaml")
+    assert r.exit_code == 0 and f"warning: {alice.secret} can be read by other users" in r.output
+    assert f"chmod 600 {alice.secret}" in r.output
+
+
+def test_a_verify_failure_names_the_unit_or_the_die_and_both_values(tmp_path):
+    """Bug 6: verify failures named a JSON path (`$.units[63].at`)."""
+    alice, bob = two_players(tmp_path)
+    play_step_zero(alice, bob)
+    doc = yaml.safe_load((bob.game / "0001-state.yaml").read_text())
+    roll = doc["log"]["rolls"][0]
+    forged = {**roll, "face": 6 if roll["face"] != 6 else 1}
+    cases = [("rolls", dict(doc, log={**doc["log"], "rolls": [forged] + doc["log"]["rolls"][1:]}),
+              f"die {roll['label']}: {forged['face']} in the claimed state, {roll['face']} when re-run")]
+    i, unit = next((i, u) for i, u in enumerate(doc["units"]) if u.get("at"))
+    moved = dict(unit, at="0101" if unit["at"] != "0101" else "0102")
+    cases.append(("units", dict(doc, units=doc["units"][:i] + [moved] + doc["units"][i + 1:]),
+                  f"unit {unit['id']}: at: '{moved['at']}' in the claimed state, '{unit['at']}' when re-run"))
+    for name, claimed, expected in cases:
+        path = tmp_path / f"{name}.yaml"
+        path.write_text(yaml.safe_dump(claimed, sort_keys=False))
+        r = run("verify", alice.game / "0000-state.yaml", alice.home / "orders-signed.yaml", path)
+        assert r.exit_code == 3 and expected in r.output, r.output
+        assert "$." not in r.output
