@@ -212,6 +212,51 @@ def game_receive(directory: str, next_state: str, orders_files: tuple[str, ...],
          f"next: {res['awaiting']['side'] or 'nobody'} {res['awaiting']['kind']}\n" + receive_pointer(folder.path, res))
 
 
+@game_group.command("remind")
+@click.argument("directory")
+@click.option("--from-side", help="the side whose player sends it (default: the one not awaited)")
+@click.option("-o", "--output", help="the .eml file to write ('-' for standard output)")
+@click.option("--send", "do_send", is_flag=True, help="deliver it over SMTP (settings as for `pbem mail compose`)")
+@click.option("--early", is_flag=True, help="remind before the grace period is over")
+@click.option("--date", help="the Date header (RFC 2822 or ISO 8601); default: now")
+@now_option
+@click.option("--force", is_flag=True, help="replace an existing output file")
+@json_option
+@run
+def game_remind(directory: str, from_side: str | None, output: str | None, do_send: bool, early: bool,
+                date: str | None, at: str | None, force: bool, as_json: bool) -> None:
+    """Remind the side whose step is overdue under the game's deadline policy (game init --grace-days).
+
+    Nothing is composed while the step is within its grace (unless --early)."""
+    from ..core import folder as gf  # imported here: other commands need not load it
+    from ..core.loading import write_atomic
+    from ..mail import compose, remind, send
+
+    folder = gf.Folder.open(directory)
+    smtp = send.settings(None, None, False, None) if do_send else None
+    made = remind.reminder(folder, _now(at), from_side=from_side, date=date, early=early)
+    if made is None:
+        st = gf.status(folder, _now(at))
+        _out({"reminded": False, "waiting_days": st["waiting_days"], "grace_days": st["grace_days"]}, as_json,
+             f"step {st['step']} has waited {st['waiting_days']} days of the {st['grace_days']} allowed: not overdue, "
+             "no reminder (--early sends one anyway)")
+        return
+    if not output and not do_send:
+        raise UsageError("step overdue: give -o FILE, --send, or both, to make the reminder")
+    raw = made.to_bytes()
+    if output:
+        write_atomic(output, raw.decode("ascii"), force=force)
+    if smtp is not None:
+        send.send(raw, made.sender, made.recipients, smtp)
+    compose.remember_sent(folder, made.message)
+    info = {"reminded": True, "subject": str(made.message["Subject"]), "to": list(made.recipients),
+            "output": output, "sent": smtp is not None}
+    if output != "-":
+        _out(info, as_json, f"{info['subject']}\nto {', '.join(made.recipients)}" + (f"; written to {output}" if output
+                                                                                     else "")
+             + (f"; sent via {smtp.host}:{smtp.port}" if smtp else ""))
+
+
 @game_group.command("apply-policy")
 @click.argument("directory")
 @click.option("--side", required=True, help="the side whose turn is overdue")
