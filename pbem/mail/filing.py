@@ -140,7 +140,7 @@ def _judge_rest(fold: Any, items: Sequence[Found], failed: Mapping[str, LeftOut]
             continue
         have = (fold.path / f.name) if f.kind == "state" else fold.submitted(f.step).get(f.side or "")
         if have is not None and have.is_file() and _same(have, f):  # a quoted copy, or a message read again
-            res.notes.append(f"{_of(f)} was already filed as {have.name}")
+            res.notes.append(f"already filed: {f.describe()} ({have.name}), from {f.origin}")
             continue
         if f.key in failed:
             res.left.append(failed[f.key])

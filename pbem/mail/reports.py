@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 TITLE = re.compile(r"^\s*pbem turn report: (\S+)\s*$")
 STATE_LINE = re.compile(r"^State:\s+([0-9a-f]{64})\s*$")
-TRAILER = re.compile(r"^pbem-game:\s")
+# where a report ends in mail text: the trailer pbem adds, a signature, a mail client's banner of the next
+# attachment (mutt: "[-- Attachment #2 ..."), or the end of a forwarded message
+END = re.compile(r"^(pbem-game:\s|-- $|\[-- |----- (End f|F)orwarded message)")
 
 
 @dataclass(frozen=True)
@@ -25,14 +27,14 @@ class MailedReport:
 
 def find(text: str) -> list[MailedReport]:
     """Every pbem turn report in a text (a mail body or an attachment), from its title to the text's end, the next
-    report, or the pbem trailer a composed mail adds."""
+    report, or where the report's text ends (END)."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     starts = [i for i, line in enumerate(lines) if TITLE.match(line)]
     out = []
     for n, i in enumerate(starts):
         end = starts[n + 1] if n + 1 < len(starts) else len(lines)
         body = lines[i:end]
-        cut = next((k for k, line in enumerate(body) if TRAILER.match(line)), len(body))
+        cut = next((k for k, line in enumerate(body) if END.match(line)), len(body))
         body = body[:cut]
         state = next((m.group(1) for line in body[:20] if (m := STATE_LINE.match(line.strip()))), None)
         out.append(MailedReport(state, "\n".join(body)))

@@ -140,3 +140,14 @@ def dated(m: EmailMessage, day: int) -> EmailMessage:
 
 def dump(doc: dict) -> str:
     return yaml.safe_dump(doc, sort_keys=False, width=1000)
+
+
+def mutt_inline_forward(inner_from: str, inner_subject: str, inner_body: str, attachments: list[tuple[str, str]]) -> str:
+    """The body mutt writes for a forward with mime_forward=no and forward_decode=yes: the header block, the
+    body, and each text attachment decoded inline under a `[-- Attachment #N: name --]` banner."""
+    parts = [f"----- Forwarded message from {inner_from} -----", "", "Date: Mon, 1 Jan 2024 12:00:00 +0000",
+             f"From: {inner_from}", "To: bob@example.org", f"Subject: {inner_subject}", "", inner_body.rstrip("\n"), ""]
+    for n, (name, text) in enumerate(attachments, start=2):
+        parts += [f"[-- Attachment #{n}: {name} --]", f"[-- Type: text/plain, Encoding: base64, Size: "
+                  f"{len(text) / 1024:.1f}K --]", "", text.rstrip("\n"), ""]
+    return "\n".join(parts + ["----- End forwarded message -----", ""])

@@ -7,8 +7,8 @@ from email import policy
 import yaml
 
 from pbem.mail import read as readmod
-from tests.mail.helpers import (attach, dated, dump, flowed_message, maildir_with, new_game, orders_doc,
-                                plain_message, read, signed_doc)
+from tests.mail.helpers import (attach, dated, dump, flowed_message, maildir_with, mutt_inline_forward, new_game,
+                                orders_doc, plain_message, read, signed_doc)
 
 
 def test_one_bad_message_never_stops_the_others(tmp_path):
@@ -123,17 +123,6 @@ def test_orders_followed_by_a_state_in_one_body(tmp_path):
         assert r.exit_code == 0, r.output
         assert yaml.safe_load((out / "0000-orders-axis.yaml").read_text()) == doc
         assert yaml.safe_load((out / "0000-state.yaml").read_text()) == yaml.safe_load(state)
-
-
-def mutt_inline_forward(inner_from: str, inner_subject: str, inner_body: str, attachments: list[tuple[str, str]]) -> str:
-    """The body mutt writes for a forward with mime_forward=no and forward_decode=yes: the header block, the
-    body, and each text attachment decoded inline under a `[-- Attachment #N: name --]` banner."""
-    parts = [f"----- Forwarded message from {inner_from} -----", "", "Date: Mon, 1 Jan 2024 12:00:00 +0000",
-             f"From: {inner_from}", "To: bob@example.org", f"Subject: {inner_subject}", "", inner_body.rstrip("\n"), ""]
-    for n, (name, text) in enumerate(attachments, start=2):
-        parts += [f"[-- Attachment #{n}: {name} --]", f"[-- Type: text/plain, Encoding: base64, Size: "
-                  f"{len(text) / 1024:.1f}K --]", "", text.rstrip("\n"), ""]
-    return "\n".join(parts + ["----- End forwarded message -----", ""])
 
 
 def test_an_inline_forward_of_a_message_with_text_attachments(tmp_path):
