@@ -10,6 +10,7 @@ import os
 import warnings
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
@@ -20,7 +21,7 @@ from .events import Outcome, Violation
 from .frozen import EMPTY, freeze, thaw
 from .hashing import digest
 from .hidden import Keyring
-from .loading import load_document, validate
+from .loading import load_document, load_schema, validate
 from .orders import OrdersFile
 from .scenario import Scenario, find_scenario
 from .state import DiceState, GameState
@@ -96,6 +97,7 @@ def check_file(state: GameState, o: OrdersFile, *, signed: bool = True) -> None:
     In a game with signing keys the signature is required (`signed`), except by `check`, which a player
     runs before signing; a signature that is there is always verified.
     """
+    check_shapes(state, o)
     if state.over:
         raise MismatchError("the game is over; no more orders are awaited", where=state.game)
     expected = ruleset_of(state).submitters(state)
@@ -119,6 +121,40 @@ def check_file(state: GameState, o: OrdersFile, *, signed: bool = True) -> None:
         from . import signing
 
         signing.check(o, state.signing)
+
+
+@lru_cache(maxsize=None)
+def order_verbs(schema: str) -> tuple[str, ...]:
+    """The verbs of a ruleset's order schema, in the order a verb is looked for in an item (its `oneOf`)."""
+    return tuple(r["$ref"].rsplit("/", 1)[1] for r in load_schema(schema)["oneOf"])
+
+
+def check_shapes(state: GameState, o: OrdersFile) -> None:
+    """Every order of `o` and its answers have the shape the ruleset's order schema gives them (exit 2, naming the
+    file and the path in it): the one boundary between a player's orders and the rules, for every ruleset, so a
+    ruleset meets only the types, lengths and values its schema promises."""
+    schema = ruleset_of(state).order_schema
+    if not schema or o.__dict__.get("_shapes") == schema:
+        return
+    verbs = order_verbs(schema)
+    for i, raw in enumerate(o.orders):
+        item = thaw(raw)
+        verb = next((v for v in verbs if v in item), None)
+        if verb is None:
+            raise SchemaError("malformed order", where=o.source,
+                              problems=[f"$.orders[{i}]: no known order; one of {', '.join(verbs)}"])
+        _validate_at(item, f"{schema}#{verb}", o.source, f"$.orders[{i}]")
+    if o.answers:
+        _validate_at(thaw(o.answers), f"{schema}#answers", o.source, "$.answers")
+    object.__setattr__(o, "_shapes", schema)
+
+
+def _validate_at(doc: Any, kind: str, where: str, at: str) -> None:
+    try:
+        validate(doc, kind, where)
+    except SchemaError as exc:
+        exc.problems = [p.replace("$", at, 1) for p in exc.problems]
+        raise
 
 
 def check_addressing(state: GameState, orders: Sequence[OrdersFile], *, signed: bool = True,

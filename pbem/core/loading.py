@@ -117,9 +117,10 @@ def _yaml_data(text: str, text_keys: bool) -> Any:
     """YAML to plain data (str, int, float, bool, None, list, dict) by one walk without recursion over the node graph
     the C parser composes. An alias (*name) is written out again in full each time it is used, and counts so
     against MAX_VALUES: a small file of aliases of aliases cannot expand into gigabytes (a recursive one stops at
-    MAX_DEPTH). The walk refuses what a pbem file never holds: a type JSON lacks (timestamps, !!binary, sets, merge keys, custom tags),
-    a key that is not text (`text_keys`; else not text, a whole number or true/false), a repeated key, and anything
-    over the limits above."""
+    MAX_DEPTH). With `text_keys` every mapping key becomes text as JSON writes it (`1:` the key "1", `yes:` "true":
+    what a hash of the file always read), so one mapping cannot mix kinds of keys nor hold one key twice. The walk
+    refuses what a pbem file never holds: a type JSON lacks (timestamps, !!binary, sets, merge keys, custom tags),
+    a key that is a list or a mapping, a repeated key, and anything over the limits above."""
     loader = _Loader(text)
     try:
         root = loader.get_single_node()
@@ -140,7 +141,7 @@ def _yaml_data(text: str, text_keys: bool) -> Any:
             if escapes and node.style == '"':
                 _check_text(node.value, path, node.start_mark)
             return node.value
-        if tag == _T + "int" and len(node.value.replace("_", "")) > MAX_INT_DIGITS + 1:
+        if tag == _T + "int" and len(node.value.lstrip("+-").replace("_", "")) > MAX_INT_DIGITS:
             raise _Refused(f"an integer of more than {MAX_INT_DIGITS} digits (MAX_INT_DIGITS)", path, node.start_mark)
         if tag == _T + "null":
             return None
@@ -198,9 +199,10 @@ def _yaml_data(text: str, text_keys: bool) -> Any:
                 raise _Refused("a mapping key must be text or a number, not a list or mapping", path,
                                key_node.start_mark)
             key = scalar(key_node, path)
-            if type(key) is not str and (text_keys or isinstance(key, float) or key is None):
-                raise _Refused(f"a mapping key must be text, not {key!r} (quote it: '{key_node.value}')", path,
-                               key_node.start_mark)
+            if type(key) is not str and text_keys:
+                key = json.dumps(key)  # `1:` is the key "1", as JSON and every hash of the file already had it
+            elif isinstance(key, float) or key is None:
+                raise _Refused(f"a mapping key must be text or a whole number, not {key!r}", path, key_node.start_mark)
             if key in mapping:
                 raise _Refused(f"the key {key!r} appears twice in one mapping", path, key_node.start_mark)
             mapping[key] = None
@@ -231,7 +233,7 @@ class _BadNumber:
 
 
 def _json_int(s: str) -> Any:
-    if len(s) > MAX_INT_DIGITS + 1:
+    if len(s.lstrip("-")) > MAX_INT_DIGITS:
         return _BadNumber(f"an integer of more than {MAX_INT_DIGITS} digits (MAX_INT_DIGITS)")
     return int(s)
 
@@ -281,7 +283,7 @@ def parse_text(text: str, where: str, *, number_keys: bool = False) -> Any:
     """Parse YAML or JSON into plain data, within the limits above (JSON is a subset YAML accepts, but json
     is faster when the text looks like JSON). Every refusal is an InputError naming `where` and the place.
 
-    Mapping keys are text, as in JSON (a hash could not tell `1:` from `'1':`); `number_keys` lets the
+    Mapping keys become text, as in JSON (a hash could not tell `1:` from `'1':`); `number_keys` lets the
     scenario's own tables key rows by a die roll or a yes/no."""
     stripped = text.lstrip()
     try:
@@ -326,9 +328,26 @@ def _validator(name: str) -> Any:
     base, _, part = name.partition("#")  # "schema#verb" validates one $defs branch only
     schema = load_schema(base)
     if part:
-        schema = {"$schema": schema["$schema"], **schema["$defs"][part]}
+        schema = branch(schema, part)
     cls = jsonschema.validators.validator_for(schema)
     return cls(schema, format_checker=None)
+
+
+def branch(schema: dict, part: str) -> dict:
+    """One `$defs` branch of a schema as a schema of its own, with the sibling definitions its `$ref`s reach (and an
+    `$id` of its own, so that they resolve inside it)."""
+    defs = schema["$defs"]
+    reached: dict = {}
+    todo = [defs[part]]
+    while todo:
+        for name in re.findall(r"#/\$defs/([\w-]+)", json.dumps(todo.pop())):
+            if name not in reached:
+                reached[name] = defs[name]
+                todo.append(defs[name])
+    out = {"$schema": schema["$schema"], "$id": schema["$id"].replace(".schema.json", f".{part}.schema.json")}
+    if reached:
+        out["$defs"] = {k: reached[k] for k in sorted(reached)}
+    return {**out, **defs[part]}
 
 
 def _json_path(parts: Any) -> str:

@@ -18,6 +18,9 @@ class Ruleset(ABC):
     id: str = ""
     name: str = ""
     sides: tuple[str, ...] = ()
+    # The schema (schemas/NAME.schema.json) of one item of `orders:`, a `$defs` branch per verb and `$defs/answers`:
+    # the core checks every orders file against it before the ruleset sees it (game.check_shapes).
+    order_schema: str = ""
 
     @abstractmethod
     def new_game(self, scenario: Scenario, *, game_id: str, dice: Any, options: Sequence[str],

@@ -37,6 +37,7 @@ TEXT = {SELECTION: "the draw of the Russian units (SETUP(S))", DEPLOYMENT: "Russ
 
 class BarbarossaFast(Ruleset):
     id = "barbarossa-fast"
+    order_schema = "barbarossa-fast-order"
     name = "Barbarossa Fast, June-December 1941"
     sides = SIDES
 

@@ -27,6 +27,7 @@ OPTIONS = {"agreed-scenario", "siberian-gamble", "soviet-choice", "advanced-map"
 
 class CoatneyRuleset(Ruleset):
     params: GameParams
+    order_schema = "coatney-order"
     sides = SIDES
 
     # --- data ---------------------------------------------------------------------------------
