@@ -112,21 +112,9 @@ def compose(folder: Folder, from_side: str, orders_path: str | None = None, date
     body = body.rstrip("\n") + (f"\n\npbem-game: {gid}\npbem-step: {step}\npbem-state: {state.hash()}\n")
     ident = orders.hash() if orders else state.hash()
 
-    msg = EmailMessage(policy=POLICY)
-    msg["From"] = players[from_side]
-    msg["To"] = ", ".join(recipients)
-    msg["Subject"] = f"[pbem] {gid} T{state.turn} {from_side.capitalize()} {what} ({state.phase})"
-    msg["Date"] = date_header(date)
-    msg["Message-ID"] = message_id(gid, step, from_side, what, ident, players[from_side])
-    parent, references = Record.load(folder.path).reply_headers(remake=stem(str(msg["Message-ID"])))
-    if parent:
-        msg["In-Reply-To"] = parent
-        msg["References"] = " ".join(references)
-    msg[H_GAME] = gid
-    msg[H_STEP] = str(step)
-    msg[H_STATE] = state.hash()
-    msg[H_SIDE] = from_side
-    msg[H_KIND] = what
+    msg = message(folder, players[from_side], recipients, f"[pbem] {gid} T{state.turn} {from_side.capitalize()} "
+                  f"{what} ({state.phase})", date, step=step, state_hash=state.hash(), side=from_side, kind=what,
+                  ident=ident)
     if orders:
         msg[H_ORDERS] = orders.hash()
     msg.set_content(body)
@@ -141,6 +129,29 @@ def compose(folder: Folder, from_side: str, orders_path: str | None = None, date
         msg.attach(_attachment(path, maintype, subtype))
     msg.set_boundary(f"=_pbem_{ident[:24]}")  # "=_" never occurs in base64 or quoted-printable text
     return Composed(msg, players[from_side], recipients, tuple(p.name for p, _, _ in files))
+
+
+def message(folder: Folder, sender: str, recipients: tuple[str, ...], subject: str, date: str | None, *, step: int,
+            state_hash: str, side: str, kind: str, ident: str) -> EmailMessage:
+    """A game's message with its headers: addresses, subject, date, a new Message-ID, the thread it answers
+    (In-Reply-To, References) and the X-Pbem-* routing headers; the body and attachments come after."""
+    gid = str(folder.game.get("game"))
+    msg = EmailMessage(policy=POLICY)
+    msg["From"] = sender
+    msg["To"] = ", ".join(recipients)
+    msg["Subject"] = subject
+    msg["Date"] = date_header(date)
+    msg["Message-ID"] = message_id(gid, step, side, kind, ident, sender)
+    parent, references = Record.load(folder.path).reply_headers(remake=stem(str(msg["Message-ID"])))
+    if parent:
+        msg["In-Reply-To"] = parent
+        msg["References"] = " ".join(references)
+    msg[H_GAME] = gid
+    msg[H_STEP] = str(step)
+    msg[H_STATE] = state_hash
+    msg[H_SIDE] = side
+    msg[H_KIND] = kind
+    return msg
 
 
 def message_id(gid: str, step: int, side: str, what: str, ident: str, sender: str) -> str:

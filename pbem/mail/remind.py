@@ -7,13 +7,9 @@ report, in case the last message went astray, and answers the game's thread like
 """
 from __future__ import annotations
 
-from email.message import EmailMessage
-
 from ..core.errors import UsageError
 from ..core.folder import Folder, report_name, state_name, status
-from . import H_GAME, H_KIND, H_SIDE, H_STATE, H_STEP
-from .compose import POLICY, Composed, _attachment, date_header, message_id
-from .record import Record, stem
+from .compose import Composed, _attachment, message
 
 
 def reminder(folder: Folder, now: float, *, from_side: str | None = None, date: str | None = None,
@@ -52,21 +48,9 @@ def reminder(folder: Folder, now: float, *, from_side: str | None = None, date: 
             f"referee may {action}: `pbem game apply-policy GAME --side {late[0]}`. The record says so; an audit "
             f"shows it.\n\n"
             f"pbem-game: {gid}\npbem-step: {step}\npbem-state: {st['hash']}\n")
-    msg = EmailMessage(policy=POLICY)
-    msg["From"] = players[sender_side]
-    msg["To"] = ", ".join(to)
-    msg["Subject"] = f"[pbem] {gid} reminder: {what} {'overdue' if st['overdue'] else 'due'} ({days})"
-    msg["Date"] = date_header(date)
-    msg["Message-ID"] = message_id(gid, step, sender_side, "reminder", st["hash"], players[sender_side])
-    parent, refs = Record.load(folder.path).reply_headers(remake=stem(str(msg["Message-ID"])))
-    if parent:
-        msg["In-Reply-To"] = parent
-        msg["References"] = " ".join(refs)
-    msg[H_GAME] = gid
-    msg[H_STEP] = str(step)
-    msg[H_STATE] = st["hash"]
-    msg[H_SIDE] = sender_side
-    msg[H_KIND] = "reminder"
+    msg = message(folder, players[sender_side], tuple(to), f"[pbem] {gid} reminder: {what} "
+                  f"{'overdue' if st['overdue'] else 'due'} ({days})", date, step=step, state_hash=st["hash"],
+                  side=sender_side, kind="reminder", ident=st["hash"])
     msg.set_content(body)
     msg.make_mixed()
     files = [(folder.path / state_name(step), "application", "x-yaml")]
