@@ -38,3 +38,29 @@ def test_no_deadline_no_reminder(tmp_path):
     d, at = started(tmp_path)
     r = run("game", "remind", d, "-o", tmp_path / "r.eml", "--now", at(30))
     assert r.exit_code == 2 and "declares no deadline" in r.output
+
+
+def test_a_reminder_is_sent_over_smtp(tmp_path, monkeypatch):
+    from aiosmtpd.controller import Controller
+
+    from tests.mail.helpers import free_port
+
+    got = []
+
+    class Keep:
+        async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd's name
+            got.append((envelope.mail_from, envelope.rcpt_tos, envelope.content))
+            return "250 OK"
+
+    d, at = started(tmp_path, "--grace-days", "2")
+    ctl = Controller(Keep(), hostname="127.0.0.1", port=free_port())
+    ctl.start()
+    try:
+        monkeypatch.setenv("PBEM_SMTP_HOST", "127.0.0.1")
+        monkeypatch.setenv("PBEM_SMTP_PORT", str(ctl.port))
+        r = run("game", "remind", d, "--send", "--now", at(3))
+        assert r.exit_code == 0, r.output
+    finally:
+        ctl.stop()
+    assert [(f, t) for f, t, _ in got] == [("bob@example.org", ["alice@example.org"])]
+    assert parse(got[0][2])["Subject"].startswith("[pbem] g-remind reminder: axis orders for step 0 overdue")
