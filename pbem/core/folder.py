@@ -6,6 +6,7 @@ once adjudicated, `NNNN+1-state.yaml` with its report. Files are written once an
 changed; a step's outputs appear together (written to temporaries, then renamed).
 `audit` re-runs every step from the first state, so an edited file, a game continued from the
 wrong state or a re-rolled die shows up as the first step that does not reproduce.
+`mail-read.yaml`, when there, is the mail record (pbem/mail/record.py), not part of the history.
 """
 from __future__ import annotations
 
