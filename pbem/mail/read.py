@@ -14,6 +14,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 from email import policy as email_policy
+from email.errors import MessageError
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import parsedate_to_datetime
@@ -32,6 +33,8 @@ READ_BLOCKS = 50  # pasted blocks examined in one message; a real turn has two o
 MAX_DEPTH = 16  # forwarded messages inside forwarded messages
 MAX_PARTS = 500  # MIME parts in one message
 MAX_MESSAGE = 32 * 1024 * 1024  # bytes: an SPI state is about 60 KB
+# what the email package raises on malformed messages and headers (besides RecursionError on deep nesting)
+_UNREADABLE = (MessageError, LookupError, ValueError, TypeError, AttributeError, IndexError, KeyError, UnicodeError)
 
 
 @dataclass(frozen=True)
@@ -135,7 +138,7 @@ def letter_of(raw: bytes, label: str) -> Letter:
     def h(name: str) -> str:
         try:
             return " ".join(str(head.get(name, "") or "").split())
-        except (TypeError, ValueError, IndexError):
+        except _UNREADABLE:
             return ""
 
     refs = tuple(h("References").split())
@@ -246,6 +249,10 @@ def scan(letter: Letter) -> Scan:
         out.found.clear()
         out.left.append(LeftOut(letter, "the message", "its parts are nested too deeply to read",
                                 "ask for the files as attachments of a plain message"))
+    except _UNREADABLE as exc:  # a message so malformed that the email package gives up on it
+        out.found.clear()
+        out.left.append(LeftOut(letter, "the message", f"it cannot be parsed as a mail message ({exc})",
+                                "ask for the files again, as attachments"))
     return out
 
 
