@@ -179,12 +179,18 @@ def new(scenario: str, output: str, seed: str | None, game_id: str | None, optio
 @click.option("--side", help="show only what this side may see")
 @click.option("--report", "report_fmt", type=click.Choice(["text", "md", "json"]), help="print the last step's report")
 @click.option("--secret", "secret_file", help="your secret file: see your own hidden units (docs/hidden.md)")
+@click.option("--units", is_flag=True, help="list every unit the side may see, own and enemy, with place and status")
 @json_option
 @run
-def show(state_file: str, side: str | None, report_fmt: str | None, secret_file: str | None, as_json: bool) -> None:
+def show(state_file: str, side: str | None, report_fmt: str | None, secret_file: str | None, units: bool,
+         as_json: bool) -> None:
     """Status of a game: whose turn, what is awaited, forces and cities."""
     from ..report import render
 
+    if units:
+        from .view_cmds import show_units
+
+        return show_units(state_file, side, secret_file, as_json)
     state = game.load_state(state_file)
     secrets = [game.load_secret(secret_file)] if secret_file else []
     if secrets and secrets[0]["side"] not in (state.hidden or {}):
@@ -643,6 +649,7 @@ from . import folder_cmds  # noqa: E402,F401  (registers `pbem game` and `pbem a
 from . import mail_cmds  # noqa: E402,F401
 from . import batch_cmds  # noqa: E402,F401  (registers `pbem batch`)
 from . import key_cmds  # noqa: E402,F401  (registers `pbem keys public`)
+from . import view_cmds  # noqa: E402,F401  (registers `pbem map` and `pbem where`)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -73,7 +73,7 @@ def sweep(directory: Path, name: str | None = None) -> None:
                 pass
 
 
-def write_temp(target: Path, text: str, mode: int | None = None) -> Path:
+def write_temp(target: Path, text: str | bytes, mode: int | None = None) -> Path:
     """The bytes of `target` in a new temporary file beside it, created exclusively with an unpredictable name
     that holds this process's id (`sweep` removes it if the process dies before the rename)."""
     directory = target.parent if str(target.parent) else Path(".")
@@ -84,7 +84,8 @@ def write_temp(target: Path, text: str, mode: int | None = None) -> Path:
         raise UsageError(f"cannot write here: {exc.strerror or exc}", where=str(target)) from None
     try:
         os.fchmod(fd, mode if mode is not None else 0o666 & ~_umask())  # mkstemp's 0600 suits only secrets
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+        with (os.fdopen(fd, "wb") if isinstance(text, bytes) else
+              os.fdopen(fd, "w", encoding="utf-8", newline="\n")) as fh:  # bytes (a PNG) as they are
             fault_point()
             fh.write(text)
     except BaseException as exc:
@@ -104,9 +105,9 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def _holds(path: Path, text: str) -> bool:
+def _holds(path: Path, text: str | bytes) -> bool:
     try:
-        return path.is_file() and path.read_bytes() == text.encode("utf-8")
+        return path.is_file() and path.read_bytes() == (text if isinstance(text, bytes) else text.encode("utf-8"))
     except OSError:
         return False
 
@@ -125,12 +126,12 @@ def check_targets(targets: Sequence[str | Path | None], protect: Sequence[str | 
                 raise UsageError("refusing to overwrite an input file; nothing was written", where=str(p))
 
 
-def write_files(outputs: Sequence[tuple[str | Path, str]], *, force: bool = False,
+def write_files(outputs: Sequence[tuple[str | Path, str | bytes]], *, force: bool = False,
                 protect: Sequence[str | Path | None] = (), mode: int | None = None) -> None:
     """Write several outputs, each atomically, after checking them all: see the module's docstring. An output
     that already holds exactly these bytes is left as it is (a re-run after a kill completes the rest)."""
     check_targets([p for p, _ in outputs], protect)
-    todo: list[tuple[Path, str]] = []
+    todo: list[tuple[Path, str | bytes]] = []
     for path, text in outputs:
         if str(path) == "-":
             continue
@@ -146,7 +147,10 @@ def write_files(outputs: Sequence[tuple[str | Path, str]], *, force: bool = Fals
         todo.append((target, text))
     for path, text in outputs:
         if str(path) == "-":
-            sys.stdout.write(text)
+            if isinstance(text, bytes):
+                sys.stdout.buffer.write(text)
+            else:
+                sys.stdout.write(text)
             sys.stdout.flush()
     for target, text in todo:
         sweep(target.parent if str(target.parent) else Path("."), target.name)
@@ -161,7 +165,7 @@ def write_files(outputs: Sequence[tuple[str | Path, str]], *, force: bool = Fals
             raise
 
 
-def write_atomic(path: str | Path, text: str, *, force: bool = False, protect: Sequence[str | Path | None] = (),
+def write_atomic(path: str | Path, text: str | bytes, *, force: bool = False, protect: Sequence[str | Path | None] = (),
                  mode: int | None = None) -> None:
     """One output (`write_files`); `mode` 0o600 for secrets, else the user's umask decides as for any file."""
     write_files([(path, text)], force=force, protect=protect, mode=mode)

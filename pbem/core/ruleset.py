@@ -70,3 +70,16 @@ class Ruleset(ABC):
 
     def odds(self, scenario: Scenario, attack: int, defense: int, modifiers: Mapping[str, Any]) -> dict:
         raise NotImplementedError(f"{self.id} has no odds calculator")
+
+    def view(self, state: GameState, side: str | None, keys: Keyring | None = None, *, events: bool = True) -> Any:
+        """What `side` (None: anyone) may see, as a `pbem.view.View` the shared renderers draw (docs/maps.md).
+        `keys` knows the viewer's own hidden pieces when its secret was given."""
+        from .errors import UsageError
+
+        raise UsageError(f"{self.id} has no map view")
+
+    def where(self, state: GameState, place: str, side: str | None, keys: Keyring | None = None) -> dict:
+        """What is at one place (`pbem where`): the View's part plus the ruleset's zones of control and supply."""
+        from .errors import UsageError
+
+        raise UsageError(f"{self.id} cannot say what is at a place")

@@ -189,6 +189,17 @@ class CodewordBarbarossa(Ruleset):
         }.get(state.phase, [])
         return lines + ["order forms:"] + [f"  - {f}" for f in forms]
 
+    def view(self, state: GameState, side: str | None, keys: Keyring | None = None, *, events: bool = True) -> Any:
+        """The map as `side` sees it (pbem.view): hands and War Strategies only to their owner with its secret."""
+        from .view import build
+
+        return build(self, state, side, keys, events=events)
+
+    def where(self, state: GameState, place: str, side: str | None, keys: Keyring | None = None) -> dict:
+        from .view import where
+
+        return where(self, state, place, side, keys)
+
     def summary(self, state: GameState, side: str | None, keys: Keyring | None = None) -> dict:
         x = state.extras
         data = load(find_scenario(state.scenario.path or state.scenario.id))

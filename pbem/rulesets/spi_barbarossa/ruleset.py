@@ -359,6 +359,17 @@ class SpiBarbarossa(Ruleset):
         return {"unit": unit_id, "to": pos.hex_id(goal), "path": [pos.hex_id(h) for h in path], "cost": cost,
                 "allowance": allowance(pos, u), "within_allowance": cost <= allowance(pos, u) or len(path) == 1}
 
+    def view(self, state: GameState, side: str | None, keys: Any = None, *, events: bool = True) -> Any:
+        """The map as `side` sees it (pbem.view); nothing is hidden in this game."""
+        from .view import build
+
+        return build(self, state, side, keys, events=events)
+
+    def where(self, state: GameState, place: str, side: str | None, keys: Any = None) -> dict:
+        from .view import where
+
+        return where(self, state, place, side, keys)
+
     # --- odds ------------------------------------------------------------------------------
     def odds(self, scenario: Scenario, attack: int, defense: int, modifiers: Mapping[str, Any]) -> dict:
         """The odds column and the exact chance of each result on each CRT (each face is 1/6)."""
