@@ -28,7 +28,22 @@ from .state import DiceState, GameState
 
 
 def load_state(path: str) -> GameState:
-    return GameState.from_dict(load_document(path, "state"))
+    where = "<stdin>" if path == "-" else path
+    return check_state(load_document(path, "state"), where)
+
+
+def check_state(doc: Mapping[str, Any], where: str) -> GameState:
+    """A state document as its ruleset's rules may read it: its phase, the types of its extras and unit flags
+    (Ruleset.state_schema) and each side's standing answers (the order schema's $defs/answers) checked, exit 2
+    naming the place; the one boundary between a state file and the rules."""
+    state = GameState.from_dict(doc)
+    rs = ruleset_of(state)
+    if rs.state_schema:
+        validate(doc, rs.state_schema, where)
+    if rs.order_schema:
+        for side, answers in sorted((doc.get("answers") or {}).items()):
+            _validate_at(answers, f"{rs.order_schema}#answers", where, f"$.answers.{side}")
+    return state
 
 
 def load_orders(path: str) -> OrdersFile:

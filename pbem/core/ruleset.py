@@ -21,6 +21,9 @@ class Ruleset(ABC):
     # The schema (schemas/NAME.schema.json) of one item of `orders:`, a `$defs` branch per verb and `$defs/answers`:
     # the core checks every orders file against it before the ruleset sees it (game.check_shapes).
     order_schema: str = ""
+    # The schema of what a state of this game holds beyond schemas/state.schema.json (its phases, the types of
+    # the extras and unit flags its rules read): checked whenever a state is loaded (game.check_state).
+    state_schema: str = ""
 
     @abstractmethod
     def new_game(self, scenario: Scenario, *, game_id: str, dice: Any, options: Sequence[str],

@@ -28,6 +28,7 @@ OPTIONS = {"agreed-scenario", "siberian-gamble", "soviet-choice", "advanced-map"
 class CoatneyRuleset(Ruleset):
     params: GameParams
     order_schema = "coatney-order"
+    state_schema = "coatney-state"
     sides = SIDES
 
     # --- data ---------------------------------------------------------------------------------

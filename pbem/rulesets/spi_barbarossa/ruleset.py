@@ -46,6 +46,7 @@ def next_month(date: str) -> str:
 class SpiBarbarossa(Ruleset):
     id = "spi-barbarossa"
     order_schema = "spi-barbarossa-order"
+    state_schema = "spi-barbarossa-state"
     name = "SPI Barbarossa (2nd ed. 1971)"
     sides = SIDES
 
