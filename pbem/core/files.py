@@ -165,8 +165,8 @@ def write_files(outputs: Sequence[tuple[str | Path, str | bytes]], *, force: boo
             raise
 
 
-def write_atomic(path: str | Path, text: str | bytes, *, force: bool = False, protect: Sequence[str | Path | None] = (),
-                 mode: int | None = None) -> None:
+def write_atomic(path: str | Path, text: str | bytes, *, force: bool = False,
+                 protect: Sequence[str | Path | None] = (), mode: int | None = None) -> None:
     """One output (`write_files`); `mode` 0o600 for secrets, else the user's umask decides as for any file."""
     write_files([(path, text)], force=force, protect=protect, mode=mode)
 
