@@ -385,7 +385,8 @@ def _orders_made_by(claimed: Mapping[str, Any], given: Sequence[str], places: Se
     if missing:
         looked = ", ".join(dict.fromkeys(str(p) for p in places))
         raise MismatchError(f"the state was made from orders {', '.join(h[:12] + '…' for h in missing)}, which are "
-                            f"not in {looked}: give the orders file (pbem game receive DIR NEXT ORDERS...)", where=where)
+                            f"not in {looked}: give the orders file (pbem game receive DIR NEXT ORDERS...)",
+                            where=where)
     return [found[h] for h in wanted]
 
 

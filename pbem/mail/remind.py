@@ -40,8 +40,8 @@ def reminder(folder: Folder, now: float, *, from_side: str | None = None, date: 
     action = {"hold": "hold the missed turn (the units stand, default answers)",
               "defaults": "file the step's defaults (no moves, default answers)"}.get(str(policy.get("on_missing")),
                                                                                    "apply the missed-turn policy")
-    body = (f"pbem game {gid}: {what} ({st['awaiting'].get('phase', '')}) {'is overdue' if st['overdue'] else 'is due'}:"
-            f" the step has waited {days}.\n\n"
+    due = "is overdue" if st["overdue"] else "is due"
+    body = (f"pbem game {gid}: {what} ({st['awaiting'].get('phase', '')}) {due}: the step has waited {days}.\n\n"
             f"Please send your orders for {state_name(step)} (attached again, with its report, in case the last "
             f"message went astray).\n\n"
             f"Under the game's deadline policy, once the {st['grace_days']} days are past, the other player or the "

@@ -142,7 +142,8 @@ def dump(doc: dict) -> str:
     return yaml.safe_dump(doc, sort_keys=False, width=1000)
 
 
-def mutt_inline_forward(inner_from: str, inner_subject: str, inner_body: str, attachments: list[tuple[str, str]]) -> str:
+def mutt_inline_forward(inner_from: str, inner_subject: str, inner_body: str,
+                        attachments: list[tuple[str, str]]) -> str:
     """The body mutt writes for a forward with mime_forward=no and forward_decode=yes: the header block, the
     body, and each text attachment decoded inline under a `[-- Attachment #N: name --]` banner."""
     parts = [f"----- Forwarded message from {inner_from} -----", "", "Date: Mon, 1 Jan 2024 12:00:00 +0000",

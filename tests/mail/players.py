@@ -74,7 +74,8 @@ def two_players(tmp_path: Path) -> tuple[Player, Player]:
         lines[p.name] = r.output.strip()
     for p, other in ((alice, bob), (bob, alice)):
         r = run("game", "init", MINI, p.game, "--player", f"axis={ADDRESS['alice']}", "--player",
-                f"soviet={ADDRESS['bob']}", "--setup", "historical", "--secret", p.secret, "--opponent", lines[other.name])
+                f"soviet={ADDRESS['bob']}", "--setup", "historical", "--secret", p.secret,
+                "--opponent", lines[other.name])
         assert r.exit_code == 0, r.output
     assert (alice.game / "0000-state.yaml").read_bytes() == (bob.game / "0000-state.yaml").read_bytes()
     return alice, bob

@@ -21,7 +21,8 @@ def mail():
 def fetch(imap, player, *extra, password: str | None = None, cafile: bool = True):
     env = {"PBEM_IMAP_PASSWORD": password if password is not None else USERS[player.name]}
     args = ["mail", "fetch", "--game-dir", player.game, "-o", player.inbox, "--imap-host", "127.0.0.1",
-            "--imap-port", imap.port, "--imap-user", player.name, *(["--cafile", imap.cafile] if cafile else []), *extra]
+            "--imap-port", imap.port, "--imap-user", player.name, *(["--cafile", imap.cafile] if cafile else []),
+            *extra]
     from click.testing import CliRunner
 
     from pbem.cli.main import main

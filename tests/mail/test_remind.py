@@ -24,7 +24,8 @@ def test_a_reminder_goes_to_the_overdue_side_only_once_the_grace_is_past(tmp_pat
     assert r.exit_code == 0, r.output
     m = parse((tmp_path / "r.eml").read_bytes())
     assert (m["From"], m["To"]) == ("bob@example.org", "alice@example.org")
-    assert m["Subject"] == "[pbem] g-remind reminder: axis orders for step 0 overdue (9.5 days of the 7.0 the game allows)"
+    assert m["Subject"] == ("[pbem] g-remind reminder: axis orders for step 0 overdue "
+                            "(9.5 days of the 7.0 the game allows)")
     body = m.get_body(("plain",)).get_content()
     assert "pbem game apply-policy GAME --side axis" in body and "file the step's defaults" in body
     assert [p.get_filename() for p in m.iter_attachments()] == ["0000-state.yaml"]

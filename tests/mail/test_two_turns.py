@@ -105,7 +105,8 @@ def test_two_game_turns_by_mail_through_real_servers(tmp_path, servers):
         lines[s.name] = s.pbem("keys", "public", s.secret).output.strip()
     for s, other in ((alice, bob), (bob, alice)):
         s.pbem("game", "init", FULL, s.game, "--player", f"axis={ADDRESS['alice']}", "--player",
-               f"soviet={ADDRESS['bob']}", "--setup", "historical", "--secret", s.secret, "--opponent", lines[other.name])
+               f"soviet={ADDRESS['bob']}", "--setup", "historical", "--secret", s.secret,
+               "--opponent", lines[other.name])
     assert (alice.game / "0000-state.yaml").read_bytes() == (bob.game / "0000-state.yaml").read_bytes()
     seen: set[str] = set()
     while True:
