@@ -137,12 +137,19 @@ def letter_of(raw: bytes, label: str) -> Letter:
 
     def h(name: str) -> str:
         try:
-            return " ".join(str(head.get(name, "") or "").split())
+            return shown(str(head.get(name, "") or ""), 300)
         except _UNREADABLE:
             return ""
 
     refs = tuple(h("References").split())
     return Letter(label, raw, h("Subject"), h("From"), h("Date"), h("Message-ID"), refs, _when(h("Date")))
+
+
+def shown(text: str, limit: int = 120) -> str:
+    """Text from a message (a subject, a file name) as it may be printed: one line, no control characters (a
+    terminal's escape sequences), at most `limit` characters."""
+    flat = "".join(c if c.isprintable() else " " for c in " ".join(text.split()))
+    return flat if len(flat) <= limit else flat[:limit - 1] + "…"
 
 
 def load_messages(source: str) -> tuple[list[Letter], bool]:
@@ -276,7 +283,10 @@ def _visit(part: EmailMessage, envelope: EmailMessage, where: str, out: Scan, de
         for inner in part.get_payload():
             _visit(inner, inner, f"{where}, forwarded message", out, depth + 1)
         return
-    name = part.get_filename()
+    try:
+        name = shown(part.get_filename() or "", 80) or None
+    except _UNREADABLE:
+        name = None
     if name and name.lower().endswith(".eml"):
         inner = _PARSER.parsebytes(_leaf_bytes(part))
         _visit(inner, inner, f"{where}, forwarded {name!r}", out, depth + 1)

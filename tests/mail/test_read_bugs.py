@@ -186,3 +186,14 @@ def test_a_forward_nested_3000_deep_is_refused_not_a_crash(tmp_path):
     r = read(tmp_path / "deep.eml", tmp_path / "in", "--game-dir", d)
     assert r.exit_code == 2, r.output
     assert "nested" in r.output
+
+
+def test_what_a_message_names_is_printed_without_control_characters(tmp_path):
+    """A subject or file name from a hostile sender may hold a terminal's escape sequences: they are not echoed."""
+    d = new_game(tmp_path)
+    m = plain_message("hello", subject="orders \x1b]0;pwned\x07\x1b[2J")
+    attach(m, b"format: pbem/orders@1\ngame: [", "o\x1b[31m.yaml", "base64")
+    (tmp_path / "e.eml").write_bytes(m.as_bytes())
+    r = read(tmp_path / "e.eml", tmp_path / "in", "--game-dir", d)
+    assert r.exit_code == 2 and "left out" in r.output
+    assert "\x1b" not in r.output and "\x07" not in r.output
