@@ -55,19 +55,23 @@ def gather(scans: Sequence[Scan], game: str | None, single: bool) -> tuple[list[
 
 def choose(found: Sequence[Found], res: Result) -> list[Found]:
     """One file per name: for orders the latest message's (orders sent again, corrected, replace the earlier
-    ones until filed); for states the first, the others left out (at most one can be the true result)."""
+    ones until filed), where a quoted copy in a reply replaces only quoted ones; for states the first, the others
+    left out (at most one can be the true result)."""
     by_name: dict[str, Found] = {}
     for f in found:
         had = by_name.get(f.name)
         if had is None:
             by_name[f.name] = f
+        elif f.game != had.game:
+            res.left.append(LeftOut(f.letter, f.origin, f"{f.kind} of game {f.game} for step {f.step}, while those "
+                                    f"of game {had.game} in {_letter(had)} have that name",
+                                    "read one game at a time, with --game-dir", lasting=False))
         elif f.kind == "orders":
+            if f.quoted and not had.quoted:
+                res.notes.append(f"{_of(f)}, a quoted copy, passed over for {_of(had)}")
+                continue
             res.notes.append(f"{_of(had)} superseded by the later {_of(f)}")
             by_name[f.name] = f
-        elif f.game != had.game:
-            res.left.append(LeftOut(f.letter, f.origin, f"a state of game {f.game} for step {f.step}, while the "
-                                    f"one of game {had.game} in {_letter(had)} has that name",
-                                    "read one game at a time, with --game-dir", lasting=False))
         else:
             res.left.append(LeftOut(f.letter, f.origin, f"another state for step {f.step} than the one in "
                                     f"{_letter(had)}; at most one of them can be the true result",

@@ -85,6 +85,7 @@ class Found:
     key: str  # digest of the parsed content: the same file found twice is one file
     doc: dict = field(repr=False)
     letter: Letter | None = None
+    quoted: bool = False  # pasted in a quoted part of a reply: a copy of something sent before
 
     @property
     def name(self) -> str:
@@ -324,10 +325,13 @@ def _body(part: EmailMessage, envelope: EmailMessage, where: str, out: Scan) -> 
         try:
             hit = recognise(pasted.text.encode("utf-8"), origin, strict=True)
         except PbemError as exc:
-            out.left.append(_unusable(out.letter, origin, exc, pasted=True))
+            if pasted.depth:  # a quoted copy of a file sent before, often re-wrapped by the replying client
+                out.notes.append(f"{origin}: passed over, a quoted copy that is not usable ({exc.message})")
+            else:
+                out.left.append(_unusable(out.letter, origin, exc, pasted=True))
             continue
         assert hit is not None
-        _add(out, hit[1], envelope)
+        _add(out, hit[1], envelope, quoted=bool(pasted.depth))
     if out.blocks_seen > READ_BLOCKS:
         out.left.append(LeftOut(out.letter, f"pasted blocks{where}", f"the body holds {out.blocks_seen} pasted pbem "
                                 f"blocks; only the first {READ_BLOCKS} were read",
@@ -345,11 +349,11 @@ def _unusable(letter: Letter, origin: str, exc: PbemError, pasted: bool = False)
     return LeftOut(letter, origin, why, todo, exc.exit_code)
 
 
-def _add(out: Scan, found: Found, envelope: EmailMessage) -> None:
+def _add(out: Scan, found: Found, envelope: EmailMessage, quoted: bool = False) -> None:
     claimed = envelope.get(H_STATE)
     if found.kind == "state" and claimed and str(claimed).strip() != GameState.from_dict(found.doc).hash():
         out.left.append(LeftOut(out.letter, found.origin, f"the state does not match the message's {H_STATE} "
                                 "header (an edited or swapped attachment)", "ask the sender to send it again"))
         return
     out.found.append(Found(found.kind, found.game, found.step, found.side, found.data, found.origin, found.key,
-                           found.doc, out.letter))
+                           found.doc, out.letter, quoted))

@@ -121,7 +121,7 @@ def test_read_mbox_and_maildir_keep_only_this_games_messages(tmp_path):
         assert (tmp_path / out / "0000-orders-axis.yaml").read_bytes() == o.read_bytes()
         assert '"g-other": 1' in r.output
     r = read(tmp_path / "in.mbox", tmp_path / "all")  # no game folder: every pbem message
-    assert r.exit_code == 4 and "a state of game g-mail for step 0, while the one of game g-other" in r.output
+    assert r.exit_code == 4 and "state of game g-mail for step 0, while those of game g-other" in r.output
     assert sorted(p.name for p in (tmp_path / "all").iterdir()) == ["0000-orders-axis.yaml", "0000-state.yaml",
                                                                    "mail-read.yaml"]
 

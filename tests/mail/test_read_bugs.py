@@ -197,3 +197,18 @@ def test_what_a_message_names_is_printed_without_control_characters(tmp_path):
     r = read(tmp_path / "e.eml", tmp_path / "in", "--game-dir", d)
     assert r.exit_code == 2 and "left out" in r.output
     assert "\x1b" not in r.output and "\x07" not in r.output
+
+
+def test_a_quoted_copy_never_replaces_the_orders_sent(tmp_path):
+    """A reply quoting older orders comes later than the orders sent; the quote is a copy, not orders sent again.
+    A quoted copy that no longer parses (the replying client re-wrapped it) is passed over, not left out."""
+    d = new_game(tmp_path)
+    old, sent = orders_doc(d, items=[]), orders_doc(d)
+    quoted = "".join(f"> {x}\n" for x in dump(old).splitlines())
+    broken = "".join(f"> {x}\n" for x in dump(signed_doc(d)).replace("signature: ", "signature:\n> ").splitlines())
+    box = maildir_with(tmp_path / "Maildir", dated(plain_message(dump(sent), subject="orders"), 1),
+                       dated(plain_message("You said before:\n" + quoted + "\nand:\n\n" + broken, subject="Re"), 2))
+    r = read(box, tmp_path / "in", "--game-dir", d)
+    assert r.exit_code == 0, r.output
+    assert yaml.safe_load((tmp_path / "in/0000-orders-axis.yaml").read_text()) == sent
+    assert "a quoted copy, passed over" in r.output and "a quoted copy that is not usable" in r.output
