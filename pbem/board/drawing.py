@@ -33,6 +33,7 @@ EDGE_STYLES = (  # feature -> colour, width, dash; drawn in this order (later on
     ("border", "#b0281e", 3.2, ""),
     ("start_line", "#b0281e", 3.2, ""),
     ("stalin_line", "#e07b00", 2.6, "6 3"),
+    ("victory_line", "#6a2c91", 2.6, "8 4"),  # SPI Barbarossa's Campaign Game Victory Line
     ("highway", "#8a5a2b", 2.2, "2 2"),
     ("river", "#2f6fc0", 2.6, ""),
     ("lake", "#5fa0dc", 4.0, ""),

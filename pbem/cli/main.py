@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import textwrap
 import warnings
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -226,6 +227,7 @@ def show(state_file: str, side: str | None, report_fmt: str | None, secret_file:
         lines.append(f"  {what} (yours only): {', '.join(items)}")
     if "axis_city_points" in summary:
         lines.append(f"  Axis holds {summary['axis_city_points']} city victory points")
+    lines += [textwrap.fill(n, 78, initial_indent="  ", subsequent_indent="    ") for n in summary.get("notes", ())]
     if summary.get("result"):
         lines.append(f"  result: {summary['result']['level']}")
     for s, h in (summary.get("hidden") or {}).items():

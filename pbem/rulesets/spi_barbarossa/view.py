@@ -3,13 +3,15 @@ this game), supply, control, the calendar and the forces, and `pbem where` answe
 supply and zone-of-control code."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ...core.state import GameState
-from ...view.build import resolver, hex_geography, keyed, marks, with_control
-from ...view.model import Counter, Panel, View, details
+from ...view.build import cached, hex_geography, keyed, marks, resolver, with_control
+from ...view.model import Counter, Edge, Panel, View, details
 from . import data as spidata
 from .data import AXIS, SIDES, SOVIET
+from .fronts import line_doc, line_sides
 from .position import Position
 from .supply import supply_trace
 from .zoc import zoc_bits
@@ -20,8 +22,24 @@ SIZE_ORDER = {"army": 0, "corps": 1, "support": 2}
 
 
 def geography(d: spidata.SpiData):
-    return hex_geography(d.scenario.digest, d.map_doc, d.board, start_line=("ussr", "Soviet border (Starting Front Lines)"),
+    """The map, with the game's start line: the 1941 Soviet border, or the later games' line of fronts.yaml; in the
+    Campaign Game also the Campaign Game Victory Line (Starting Front Lines)."""
+    line = d.settings.get("front")
+    victory = (d.settings.get("campaign") or {}).get("victory_line")
+    base = hex_geography(d.scenario.digest, d.map_doc, d.board,
+                         start_line=None if line else ("ussr", "Soviet border (Starting Front Lines)"),
                          city_value=lambda name, c: str(c.get("vp") or ""))
+    if not line and not victory:
+        return base
+    return cached((d.scenario.digest, "spi-lines"), lambda: replace(base, edges=base.edges + tuple(
+        _line_edges(d, line, "start_line") if line else ()) + tuple(_line_edges(d, victory, "victory_line") if victory else ())))
+
+
+def _line_edges(d: spidata.SpiData, line: str, feature: str) -> list[Edge]:
+    """The hexsides between a line's two sides (fronts.yaml), as edges with the line's name."""
+    sides, name, board = line_sides(d, line), line_doc(d, line)["name"], d.board
+    return [Edge(board.ids[a], board.ids[b], details((feature, name))) for a in range(len(board))
+            for b in board.neighbours(a) if a < b and sides[a] and sides[b] and sides[a] != sides[b]]
 
 
 def build(rs: Any, state: GameState, side: str | None, keys: Any = None, *, events: bool = True) -> View:
