@@ -4,6 +4,7 @@
 # One package per line in PACKAGES, with the test that needs it.
 set -euo pipefail
 PACKAGES=(
+  chromium  # tests/pages: the HTML pages in a real headless browser (driven by Playwright)
   dovecot-imapd  # tests/mail: a real IMAP server (TLS) for `pbem mail fetch`, started unprivileged on loopback
 )
 missing=()
