@@ -197,3 +197,21 @@ def test_a_malformed_json_lines_manifest_is_exit_2_naming_the_line(tmp_path, tex
     r = run("batch", tmp_path / "jobs.jsonl", "--jobs", "1")
     assert r.exit_code == 2 and fragment in r.output and "Traceback" not in r.output, r.output
     assert "jobs.jsonl" in r.output
+
+
+def test_the_last_line_turns_an_unexpected_error_into_exit_2_naming_the_input(mini, monkeypatch):
+    """Only a net (every known case is cured where it enters, tests/test_hostile_orders.py and the fuzz corpus):
+    an error nobody foresaw is exit 2 with "internal error" and the files, not a traceback."""
+    tmp, state, orders = mini
+
+    def broken(*a, **k):
+        raise KeyError("surprise")
+
+    monkeypatch.delenv("PBEM_DEBUG", raising=False)
+    monkeypatch.setattr("pbem.core.game.check_details", broken)
+    r = run("check", state, orders)
+    assert r.exit_code == 2 and "internal error" in r.output and "KeyError" in r.output, r.output
+    assert str(state) in r.output and str(orders) in r.output
+    monkeypatch.setenv("PBEM_DEBUG", "1")
+    r = run("check", state, orders)
+    assert isinstance(r.exception, KeyError)

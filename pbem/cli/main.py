@@ -58,12 +58,27 @@ def run(fn: Callable[..., int | None]) -> Callable[..., None]:
                 _emit_warnings(caught)
                 _emit_error(exc, as_json)
                 sys.exit(exc.exit_code)
+            except Exception as exc:  # noqa: BLE001 - the last line only: every known case is cured where it enters
+                if os.environ.get("PBEM_DEBUG"):
+                    raise
+                _emit_warnings(caught)
+                _emit_error(UsageError(f"internal error ({type(exc).__name__}: {exc}); please report it with the "
+                                       "input files (PBEM_DEBUG=1 shows the traceback)",
+                                       where=", ".join(_inputs(args, kwargs))), as_json)
+                sys.exit(2)
         _emit_warnings(caught)
         sys.exit(code)
 
     wrapper.__name__ = fn.__name__
     wrapper.__doc__ = fn.__doc__
     return wrapper
+
+
+def _inputs(args: tuple, kwargs: dict) -> list[str]:
+    """The files a command was given (its arguments that name existing files), for the last line's message."""
+    values = [*args, *kwargs.values()]
+    flat = [v for x in values for v in (x if isinstance(x, (tuple, list)) else [x]) if isinstance(v, str)]
+    return [v for v in flat if v != "-" and os.path.exists(v)]
 
 
 def pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
@@ -362,7 +377,7 @@ def adjudicate(state_file: str, orders_files: tuple[str, ...], output: str, repo
     picture = picture_target(fmt, report_file, map_file)
     if picture == "-" and "-" in (output, report_file):
         raise UsageError("--map - writes the picture to standard output: -o and --report must then be files")
-    check_targets([output, report_file, picture], protect)
+    check_targets([output, report_file, picture], protect)  # before anything is read, computed or written
     state = game.load_state(state_file)
     orders = _load_all(orders_files)
     outcome = game.adjudicate(state, orders, secrets=_secrets(secrets, state, state_file), void_illegal=void_illegal)
@@ -373,7 +388,7 @@ def adjudicate(state_file: str, orders_files: tuple[str, ...], output: str, repo
     drawn = map_bytes(nxt, None, None, picture) if picture else None  # the public view: no secret is read
     if picture and drawn is not None:
         outputs.append((picture, drawn))
-    write_files(outputs, force=force, protect=protect)  # all or none refused; a re-run after a kill completes
+    write_files(outputs, force=force, protect=protect)  # all checked before any is written; a re-run completes
     if "-" not in (output, report_file, picture):
         _out({"ok": True, "state": output, "hash": nxt.hash(), "rolls": len(outcome.rolls), "voided": len(outcome.voided),
               "awaiting": nxt.awaiting.to_dict()}, as_json,

@@ -84,10 +84,9 @@ def write_temp(target: Path, text: str | bytes, mode: int | None = None) -> Path
         raise UsageError(f"cannot write here: {exc.strerror or exc}", where=str(target)) from None
     try:
         os.fchmod(fd, mode if mode is not None else 0o666 & ~_umask())  # mkstemp's 0600 suits only secrets
-        with (os.fdopen(fd, "wb") if isinstance(text, bytes) else
-              os.fdopen(fd, "w", encoding="utf-8", newline="\n")) as fh:  # bytes (a PNG) as they are
+        with os.fdopen(fd, "wb") as fh:
             fault_point()
-            fh.write(text)
+            fh.write(_bytes(text))
     except BaseException as exc:
         os.unlink(tmp)
         if isinstance(exc, OSError):
@@ -105,9 +104,14 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
+def _bytes(text: str | bytes) -> bytes:
+    """What a file of `text` holds: bytes as they are (a PNG), text in UTF-8 with its line ends as given."""
+    return text if isinstance(text, bytes) else text.encode("utf-8")
+
+
 def _holds(path: Path, text: str | bytes) -> bool:
     try:
-        return path.is_file() and path.read_bytes() == (text if isinstance(text, bytes) else text.encode("utf-8"))
+        return path.is_file() and path.read_bytes() == _bytes(text)
     except OSError:
         return False
 

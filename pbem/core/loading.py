@@ -53,7 +53,7 @@ def schema_dir() -> Path:
 MAX_FILE_BYTES = 4 * 1024 * 1024  # a file, or standard input
 MAX_DEPTH = 32  # lists and mappings nested in one another
 MAX_ITEMS = 20_000  # entries of one list or mapping
-MAX_VALUES = 200_000  # values (scalars, lists, mappings, keys) in one file, each use of an alias counted in full
+MAX_VALUES = 100_000  # values (scalars, lists, mappings, keys) in one file, each use of an alias counted in full
 MAX_INT_DIGITS = 64  # digits of an integer (Python itself stops at 4,300, with a ValueError)
 
 

@@ -35,6 +35,7 @@ CORPUS = Path(__file__).resolve().parent / "corpus"
 LIMIT_SECONDS = 5.0  # one input, every command it goes through
 LIMIT_MB = 500  # the worker's address space (RLIMIT_AS): the process, pbem and the input
 os.environ.setdefault("PBEM_SCENARIOS", str(ROOT / "tests/fixtures"))  # the mini scenario of the mail folder
+os.environ["PBEM_DEBUG"] = "1"  # the CLI's last line re-raises: a failure keeps its traceback
 
 
 @dataclass(frozen=True)

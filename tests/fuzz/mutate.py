@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import json
 import random
+from functools import lru_cache
 from typing import Any
 
 import yaml
+
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 WORDS = ["move", "attack", "with", "path", "to", "at", "place", "rail", "overrun", "enter", "breakdown", "air",
          "bonus", "blitz", "via", "follow", "invest", "draw", "play", "mobilize", "upgrade", "strategy", "reserve",
@@ -60,20 +63,19 @@ def hostile_value(rng: random.Random, doc: Any) -> Any:
         return [hostile_value(rng, doc) for _ in range(rng.randrange(1, 4))]
     if pick == 14:
         return {str(i): i for i in range(rng.choice([5, 300]))}
-    nodes = list(_paths(doc))
-    if nodes:  # a value from elsewhere in the same file: right type, wrong place
-        return _get(doc, rng.choice(nodes))
-    return rng.choice(WORDS)
+    path = _random_path(doc, rng)  # a value from elsewhere in the same file: right type, wrong place
+    return _get(doc, path) if path else rng.choice(WORDS)
 
 
-def _paths(doc: Any, prefix: tuple = ()) -> Any:
-    yield prefix
-    if isinstance(doc, dict):
-        for k, v in doc.items():
-            yield from _paths(v, prefix + (k,))
-    elif isinstance(doc, list):
-        for i, v in enumerate(doc):
-            yield from _paths(v, prefix + (i,))
+def _random_path(doc: Any, rng: random.Random) -> tuple:
+    """A path to a node found by a random walk down from the top (no walk over every node: seeds may be deep)."""
+    path: tuple = ()
+    node = doc
+    while isinstance(node, (dict, list)) and node and len(path) < 64 and rng.random() < 0.8:
+        key = rng.choice(list(node)) if isinstance(node, dict) else rng.randrange(len(node))
+        path += (key,)
+        node = node[key]
+    return path
 
 
 def _get(doc: Any, path: tuple) -> Any:
@@ -85,8 +87,7 @@ def _get(doc: Any, path: tuple) -> Any:
 def structural(doc: Any, rng: random.Random) -> Any:
     """One to three edits of a parsed document (in place where it can)."""
     for _ in range(rng.randrange(1, 4)):
-        paths = list(_paths(doc))
-        path = rng.choice(paths)
+        path = _random_path(doc, rng)
         if not path:
             doc = hostile_value(rng, doc) if rng.random() < 0.1 else doc
             continue
@@ -116,8 +117,9 @@ def dump(doc: Any, rng: random.Random) -> bytes:
         except (TypeError, ValueError):
             pass
     try:
-        return yaml.safe_dump(doc, allow_unicode=rng.random() < 0.5, sort_keys=False).encode("utf-8", "surrogatepass")
-    except yaml.YAMLError:
+        return yaml.dump(doc, Dumper=_DUMPER, allow_unicode=rng.random() < 0.5, sort_keys=False).encode(
+            "utf-8", "surrogatepass")
+    except (yaml.YAMLError, RecursionError):
         return json.dumps(doc).encode()
 
 
@@ -176,6 +178,25 @@ def mail(seed: bytes, rng: random.Random) -> bytes:
     return as_bytes(seed, rng)
 
 
+@lru_cache(maxsize=256)
+def _parsed(seed: bytes) -> str | None:
+    """The seed as JSON text, parsed once by pbem's own loader (a seed that is a bomb itself is mutated as bytes
+    only), None if it is not a document."""
+    from pbem.core.errors import InputError
+    from pbem.core.loading import parse_text
+
+    try:
+        doc = parse_text(seed.decode("utf-8"), "seed")
+    except (UnicodeDecodeError, InputError):
+        return None
+    if not isinstance(doc, (dict, list)):
+        return None
+    try:
+        return json.dumps(doc)
+    except (TypeError, ValueError):
+        return None
+
+
 def mutate(seed: bytes, rng: random.Random, kind: str = "") -> bytes:
     """A hostile variant of `seed`, a file of `kind` (a target's: orders, state, manifest or mail)."""
     if kind == "mail":
@@ -184,11 +205,8 @@ def mutate(seed: bytes, rng: random.Random, kind: str = "") -> bytes:
     if what < 0.05:
         return bombs(rng)
     if what < 0.6:
-        try:
-            doc = yaml.safe_load(seed.decode("utf-8"))
-        except (UnicodeDecodeError, yaml.YAMLError, RecursionError):
-            doc = None
-        if isinstance(doc, (dict, list)):
-            out = dump(structural(doc, rng), rng)
+        text = _parsed(seed)
+        if text is not None:
+            out = dump(structural(json.loads(text), rng), rng)
             return as_bytes(out, rng) if rng.random() < 0.2 else out
     return as_bytes(seed, rng)
