@@ -71,6 +71,11 @@ class Ruleset(ABC):
         """
         return {"awaiting": state.awaiting.to_dict()}
 
+    def victory_places(self, state: GameState) -> dict[str, str | None]:
+        """The places whose control counts for victory, by name, each with the side the rules say controls it
+        (self-play records when each changed hands). Games without such places return {}."""
+        return {}
+
     def odds(self, scenario: Scenario, attack: int, defense: int, modifiers: Mapping[str, Any]) -> dict:
         raise NotImplementedError(f"{self.id} has no odds calculator")
 
