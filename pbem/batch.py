@@ -103,9 +103,11 @@ def run_job(job: Job) -> dict[str, Any]:
             outputs = [(job.output, dump_yaml(nxt.to_dict()))]
             if job.report:
                 outputs.append((job.report, render(nxt.to_dict(), nxt.hash(), "text")))
-            write_files(outputs, force=job.force, protect=protect)  # both checked before either is written
+            written = write_files(outputs, force=job.force, protect=protect, done_ok=True)  # both checked first
             out.update(outcome="adjudicated", state=state.hash(), next=nxt.hash(), rolls=len(outcome.rolls),
                        output=job.output)
+            if not written:
+                out["unchanged"] = True  # a batch run again: this job's files were already these
         out.update(ok=True, exit_code=0)
     except PbemError as exc:
         out.update(ok=False, exit_code=exc.exit_code, error=exc.code, message=exc.message, where=exc.where or None)

@@ -3,8 +3,9 @@
 Every output goes to a temporary file created exclusively (O_EXCL: never through a planted link) under an
 unpredictable name in the target's own folder, and is then renamed over the target: a reader sees the old
 file or the new one, whole. Several outputs of one command are checked together before the first is
-written: two outputs naming one file, an output naming an input, or an existing output (without --force,
-unless it already holds exactly the new bytes, so a re-run after a kill completes) are refused first.
+written: two outputs naming one file, an output naming an input, or an existing output (without --force) are
+refused first; but where some outputs of the set already hold exactly their new bytes and others are missing, the
+missing ones are written: a command run again after a kill completes what it began.
 A game folder's step (several files) is made visible together by a journal: `write_step` and `recover`.
 docs/security.md says what is promised and how each promise is tested.
 """
@@ -131,11 +132,14 @@ def check_targets(targets: Sequence[str | Path | None], protect: Sequence[str | 
 
 
 def write_files(outputs: Sequence[tuple[str | Path, str | bytes]], *, force: bool = False,
-                protect: Sequence[str | Path | None] = (), mode: int | None = None) -> None:
-    """Write several outputs, each atomically, after checking them all: see the module's docstring. An output
-    that already holds exactly these bytes is left as it is (a re-run after a kill completes the rest)."""
+                protect: Sequence[str | Path | None] = (), mode: int | None = None, done_ok: bool = False) -> bool:
+    """Write several outputs, each atomically, after checking them all: see the module's docstring. Outputs that
+    already hold exactly these bytes are left as they are when others are missing (a re-run after a kill completes
+    the rest). `done_ok`: when every output already holds its bytes, that is success (False: nothing written), not
+    the usual refusal (`pbem batch`, which a club runs again after a crash)."""
     check_targets([p for p, _ in outputs], protect)
     todo: list[tuple[Path, str | bytes]] = []
+    kept: list[Path] = []  # existing outputs that already hold their new bytes
     for path, text in outputs:
         if str(path) == "-":
             continue
@@ -144,11 +148,16 @@ def write_files(outputs: Sequence[tuple[str | Path, str | bytes]], *, force: boo
         if not directory.is_dir():
             raise UsageError("output folder does not exist; nothing was written", where=str(directory))
         if target.exists() or target.is_symlink():
-            if _holds(target, text) and not target.is_symlink():
+            if not force and _holds(target, text) and not target.is_symlink():
+                kept.append(target)
                 continue
             if not force:
                 raise UsageError("output exists; use --force to replace it (nothing was written)", where=str(path))
         todo.append((target, text))
+    if kept and not todo:  # all there already: the usual refusal (a half-written set is completed instead)
+        if done_ok:
+            return False
+        raise UsageError("output exists; use --force to replace it (nothing was written)", where=str(kept[0]))
     for path, text in outputs:
         if str(path) == "-":
             if isinstance(text, bytes):
@@ -167,6 +176,7 @@ def write_files(outputs: Sequence[tuple[str | Path, str | bytes]], *, force: boo
             if isinstance(exc, OSError):
                 raise UsageError(f"cannot write: {exc.strerror or exc}", where=str(target)) from None
             raise
+    return True
 
 
 def write_atomic(path: str | Path, text: str | bytes, *, force: bool = False,

@@ -40,6 +40,7 @@ def check_state(doc: Mapping[str, Any], where: str) -> GameState:
     rs = ruleset_of(state)
     if rs.state_schema:
         validate(doc, rs.state_schema, where)
+        _check_unit_references(state, rs.state_schema, where)
     if rs.order_schema:
         for side, answers in sorted((doc.get("answers") or {}).items()):
             _validate_at(answers, f"{rs.order_schema}#answers", where, f"$.answers.{side}")
@@ -162,6 +163,22 @@ def check_shapes(state: GameState, o: OrdersFile) -> None:
     if o.answers:
         _validate_at(thaw(o.answers), f"{schema}#answers", o.source, "$.answers")
     object.__setattr__(o, "_shapes", schema)
+
+
+def _check_unit_references(state: GameState, schema: str, where: str) -> None:
+    """Extras keys the state schema marks `x-pbem-refers: units` name units of this very state (a JSON Schema
+    cannot say so itself; the rules look such ids up among the units)."""
+    ids = {u.id for u in state.units}
+    keys = ((load_schema(schema).get("properties") or {}).get("extras") or {}).get("properties") or {}
+    for key, spec in sorted(keys.items()):
+        if spec.get("x-pbem-refers") != "units":
+            continue
+        value = state.extras.get(key)
+        named = [value] if isinstance(value, str) else list(value) if isinstance(value, (list, tuple)) else []
+        unknown = [u for u in named if u not in ids]
+        if unknown:
+            raise SchemaError(f"not a valid {schema} file", where=where,
+                              problems=[f"$.extras.{key}: {unknown[0]!r} is not a unit of this state"])
 
 
 def _validate_at(doc: Any, kind: str, where: str, at: str) -> None:

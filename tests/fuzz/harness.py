@@ -6,8 +6,10 @@ rulesets (`check`, `adjudicate`), a state of each (`show`, `template`, `check`, 
 as the claimed next state), a `pbem batch` manifest (YAML and JSON lines) and a mail (`mail read`, with and
 without a game folder). An input *fails* when a command ends in anything but exit 0-3 with a message (a
 Python traceback, pbem's last-line "internal error"), takes longer than LIMIT_SECONDS, or makes the process
-larger than LIMIT_MB. The worker is a forked process with RLIMIT_AS at LIMIT_MB and the parent's clock on
-each input: whatever an input does to it, the parent sees, records and replaces it.
+larger than LIMIT_MB. The worker is a forked process with RLIMIT_AS at LIMIT_MB and RLIMIT_CPU a little past
+LIMIT_SECONDS of CPU time for each input (CPU, not wall time: the machine is shared), and the parent waits
+WALL_SECONDS at most for an input that blocks: whatever an input does to it, the parent sees, records and
+replaces it.
 
 Used by tests/fuzz/test_fuzz.py (`make test`: the corpus replayed, and a few hundred hypothesis mutations)
 and tests/fuzz/run.py (`make fuzz`: coverage-guided with atheris, or mutation-based without it).
@@ -32,8 +34,9 @@ from typing import Callable
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 CORPUS = Path(__file__).resolve().parent / "corpus"
-LIMIT_SECONDS = 5.0  # one input, every command it goes through
+LIMIT_SECONDS = 5.0  # CPU time of one input, every command it goes through (RLIMIT_CPU stops the worker past it)
 LIMIT_MB = 500  # the worker's address space (RLIMIT_AS): the process, pbem and the input
+WALL_SECONDS = 60.0  # wall time of one input: the machine is shared, so this only catches an input that blocks
 os.environ.setdefault("PBEM_SCENARIOS", str(ROOT / "tests/fixtures"))  # the mini scenario of the mail folder
 os.environ["PBEM_DEBUG"] = "1"  # the CLI's last line re-raises: a failure keeps its traceback
 
@@ -92,6 +95,8 @@ class Target:
         secrets = [a for s in st.secrets for a in ("--secret", st.path(s))]
         orders = [st.path(o) for o in st.orders]
         state = st.path(st.state)
+        if self.kind == "state":
+            orders = readdressed(given, orders, work)
         if self.kind == "orders":
             return [["check", state, given],
                     ["adjudicate", state, given, *orders[1:], "-o", f"{out}/next.yaml", "--report",
@@ -111,13 +116,36 @@ TARGETS = {t.name: t for t in (
 )}
 
 
+def readdressed(state_file: str, orders: list[str], work: Path) -> list[str]:
+    """The step's orders addressed to the (mutated) state, so that the rules run on it, as they would for an
+    opponent who sends a state and orders for it; the orders as they are when the state does not load."""
+    import yaml
+
+    from pbem.core import game
+
+    try:
+        state = game.load_state(state_file)
+        digest = state.hash()
+    except Exception:  # noqa: BLE001 - pbem refuses it (exit 2): the commands will say so
+        return orders
+    out = []
+    for n, path in enumerate(orders):
+        doc = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        doc.update(game=state.game, step=state.step, state=digest)
+        doc.pop("signature", None)
+        target = work / f"orders-{n}.yaml"
+        target.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+        out.append(str(target))
+    return out
+
+
 @dataclass
 class Result:
     """What one input did: the exit code of each command, and a failure (None: every command ended properly)."""
 
     codes: list[int] = field(default_factory=list)
     failure: str | None = None
-    seconds: float = 0.0
+    seconds: float = 0.0  # CPU time
     max_mb: float = 0.0
 
 
@@ -207,8 +235,9 @@ def _recv(fd: int, timeout: float | None) -> object:
 
 
 class Worker:
-    """A forked process that runs inputs one at a time under RLIMIT_AS = LIMIT_MB; the parent allows each
-    LIMIT_SECONDS, and replaces the worker whenever an input killed it, hung it or left it too large."""
+    """A forked process that runs inputs one at a time under RLIMIT_AS = LIMIT_MB and LIMIT_SECONDS of CPU
+    time each; the parent waits WALL_SECONDS at most, and replaces the worker whenever an input killed it, hung
+    it or left it too large."""
 
     def __init__(self, limit_mb: int = LIMIT_MB, limit_seconds: float = LIMIT_SECONDS) -> None:
         self.limit_mb, self.limit_seconds = limit_mb, limit_seconds
@@ -237,12 +266,14 @@ class Worker:
                     name, data = _recv(rx, None)
                 except EOFError:
                     os._exit(0)
-                t0 = time.perf_counter()
+                t0 = _cpu()
+                _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+                resource.setrlimit(resource.RLIMIT_CPU, (int(t0 + self.limit_seconds) + 2, hard))
                 try:
                     res = run_input(TARGETS[name], data)
                 except MemoryError:
                     res = Result(failure=f"MemoryError: over {self.limit_mb} MB")
-                res.seconds = time.perf_counter() - t0
+                res.seconds = _cpu() - t0
                 res.max_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
                 _send(tx, res)
         except BaseException:  # noqa: BLE001 - the child never returns into the caller's code
@@ -254,16 +285,17 @@ class Worker:
             self._start()
         try:
             _send(self.out, (name, data))
-            res = _recv(self.back, self.limit_seconds)
+            res = _recv(self.back, WALL_SECONDS)
         except TimeoutError:
             self.stop()
-            return Result(failure=f"over {self.limit_seconds} s", seconds=self.limit_seconds)
+            return Result(failure=f"blocked: no answer in {WALL_SECONDS:g} s of wall time")
         except (EOFError, OSError):
             status = self.stop()
-            return Result(failure=f"the worker died ({status}): over {self.limit_mb} MB or killed")
+            why = f"over {self.limit_seconds:g} s of CPU" if status == "signal 24" else f"over {self.limit_mb} MB or killed"
+            return Result(failure=f"the worker died ({status}): {why}")
         assert isinstance(res, Result)
         if res.failure is None and res.seconds > self.limit_seconds:
-            res.failure = f"over {self.limit_seconds} s ({res.seconds:.1f} s)"
+            res.failure = f"over {self.limit_seconds:g} s of CPU ({res.seconds:.1f} s)"
         if res.failure is None and res.max_mb > self.limit_mb:
             res.failure = f"over {self.limit_mb} MB ({res.max_mb:.0f} MB)"
         if res.failure is not None:
@@ -281,6 +313,11 @@ class Worker:
         _, status = os.waitpid(self.pid, 0)
         self.pid = 0
         return f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else f"exit {os.WEXITSTATUS(status)}"
+
+
+def _cpu() -> float:
+    use = resource.getrusage(resource.RUSAGE_SELF)
+    return use.ru_utime + use.ru_stime
 
 
 def corpus(name: str) -> list[Path]:

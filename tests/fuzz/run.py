@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     share = args.minutes * 60 / len(names)
     out, work = Path(args.out), ROOT / "bench/out/fuzz/corpus"
     print(f"fuzzing {len(names)} targets for {args.minutes:g} minutes with {engine} ({share:.0f} s each; limits "
-          f"{LIMIT_MB} MB, {LIMIT_SECONDS:g} s an input; seed {args.seed})", flush=True)
+          f"{LIMIT_MB} MB, {LIMIT_SECONDS:g} s of CPU an input; seed {args.seed})", flush=True)
     rows = []
     for name in names:
         t0 = time.monotonic()
