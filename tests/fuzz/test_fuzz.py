@@ -41,12 +41,7 @@ def test_the_corpus_covers_every_target_and_every_listed_find():
         assert find in names, find
 
 
-MAIL_PENDING = pytest.mark.xfail(reason="mail/read.py's rewrite cures deep forwards and pasted-header floods (the "
-                                  "mail helper's part of issue 14)", strict=False)
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=MAIL_PENDING) if TARGETS[n].kind == "mail" else n
-                                  for n in sorted(TARGETS)])
+@pytest.mark.parametrize("name", sorted(TARGETS))
 @settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_mutations_of_the_corpus_end_properly_within_the_limits(worker, name, data):
