@@ -69,8 +69,7 @@ def test_pages_are_reproducible(example_folder, tmp_path: Path) -> None:
     assert run("view", folder, "-o", tmp_path / "v1.html").exit_code == 0
     assert run("view", folder, "-o", tmp_path / "v2.html").exit_code == 0
     assert (tmp_path / "v1.html").read_bytes() == (tmp_path / "v2.html").read_bytes()
-    assert run("view", folder, "-o", tmp_path / "v1.html").exit_code == 0  # the same page: left as it is
-    assert run("view", folder, "--side", "axis", "-o", tmp_path / "v1.html").exit_code == 2  # another: kept
+    assert run("view", folder, "-o", tmp_path / "v1.html").exit_code == 2  # kept without --force
 
 
 def test_view_refuses_what_map_refuses(example_folder, tmp_path: Path) -> None:
