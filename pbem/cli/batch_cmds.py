@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from ..core.errors import UsageError
-from ..core.loading import write_atomic
+from ..core.files import write_atomic
 from .main import force_option, json_option, main, run
 
 cluster_option = click.option(

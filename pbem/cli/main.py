@@ -209,13 +209,11 @@ def show(state_file: str, side: str | None, report_fmt: str | None, secret_file:
 
         return show_units(state_file, side, secret_file, as_json)
     state = game.load_state(state_file)
-    secrets = [game.load_secret(secret_file)] if secret_file else []
-    if secrets and secrets[0]["side"] not in (state.hidden or {}):
-        raise UsageError(f"{secrets[0]['side']} hides no units in this game; --secret is only for hidden units here",
-                         where=secret_file or "")
-    if secrets and side is None:
-        side = secrets[0]["side"]
-    keys = game.keyring(state, [], secrets)
+    keys = game.keyring(state, [], [])
+    if secret_file:
+        from .view_cmds import own_secret
+
+        side, keys = own_secret(state, side, secret_file)  # the owner's own view, as `pbem map` reads a secret
     rs = game.ruleset_of(state)
     summary = rs.summary(state, side) if keys is None else rs.summary(state, side, keys=keys)
     if report_fmt == "html":

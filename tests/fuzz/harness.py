@@ -225,12 +225,13 @@ def _recv(fd: int, timeout: float | None) -> object:
             raise EOFError
         head += chunk
     (n,) = struct.unpack("!I", head)
-    body = b""
-    while len(body) < n:
-        chunk = os.read(fd, n - len(body))
-        if not chunk:
+    body = bytearray(n)
+    view, got = memoryview(body), 0
+    while got < n:  # into one buffer: appending chunks would copy a large input over and over
+        k = os.readv(fd, [view[got:]])
+        if not k:
             raise EOFError
-        body += chunk
+        got += k
     return pickle.loads(body)
 
 
@@ -274,6 +275,7 @@ class Worker:
                 except MemoryError:
                     res = Result(failure=f"MemoryError: over {self.limit_mb} MB")
                 res.seconds = _cpu() - t0
+                resource.setrlimit(resource.RLIMIT_CPU, (hard, hard))  # no limit while it waits for the next input
                 res.max_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
                 _send(tx, res)
         except BaseException:  # noqa: BLE001 - the child never returns into the caller's code

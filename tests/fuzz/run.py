@@ -58,7 +58,9 @@ def keep(out: Path, name: str, data: bytes, why: str) -> None:
     stem = finding_name(name, data)
     (out / stem).write_bytes(data)
     (out / f"{stem}.txt").write_text(why, encoding="utf-8")
-    print(f"  FAILURE {stem}: {why.strip().splitlines()[-1][:200]}", flush=True)
+    first = next((line for line in why.strip().splitlines() if line.strip()), "")
+    last = why.strip().splitlines()[-1] if why.strip() else ""
+    print(f"  FAILURE {stem}: {first[:120]}{' ... ' + last[:120] if last != first else ''}", flush=True)
 
 
 def by_atheris(name: str, seconds: float, out: Path, work: Path) -> tuple[int, int]:
