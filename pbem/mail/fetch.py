@@ -19,6 +19,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from . import env as env_settings
 from ..core.errors import PbemError, UsageError
 from .read import Letter, letter_of
 from .record import Record, parse_ranges, uid_ranges
@@ -58,13 +59,8 @@ def settings(host: str | None, port: int | None, starttls: bool, user: str | Non
     user = user or env.get("PBEM_IMAP_USER")
     if not user:
         raise UsageError("fetch needs a login: --imap-user or PBEM_IMAP_USER")
-    starttls = starttls or env.get("PBEM_IMAP_STARTTLS", "").lower() in ("1", "true", "yes")
-    if port is None:
-        raw = env.get("PBEM_IMAP_PORT")
-        try:
-            port = int(raw) if raw else (143 if starttls else 993)
-        except ValueError:
-            raise UsageError(f"PBEM_IMAP_PORT is not a port number: {raw!r}") from None
+    starttls = env_settings.flag(starttls, env, "PBEM_IMAP_STARTTLS")
+    port = env_settings.port(port, env, "PBEM_IMAP_PORT", 143 if starttls else 993)
     password = env.get("PBEM_IMAP_PASSWORD")
     if not password:
         if not sys.stdin.isatty():

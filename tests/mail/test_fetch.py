@@ -68,3 +68,45 @@ def test_fetch_checks_the_certificate_and_takes_no_password_argument(tmp_path, m
     assert r.exit_code == 2 and "PBEM_IMAP_PASSWORD" in r.output
     r = fetch(imap, alice, "--imap-password", "alice-pw")
     assert r.exit_code == 2 and "No such option" in r.output
+
+
+def test_fetch_asks_for_the_password_on_the_terminal(tmp_path, mail):
+    """Without PBEM_IMAP_PASSWORD, fetch in a terminal asks for it (getpass: not echoed), then logs in with it."""
+    import fcntl
+    import os
+    import subprocess
+    import sys
+    import termios
+    from pathlib import Path
+
+    imap, smtp_port, _ = mail
+    alice, _ = two_players(tmp_path)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
+    pbem = Path(sys.executable).parent / "pbem"
+    args = [str(pbem), "mail", "fetch", "--game-dir", str(alice.game), "-o", str(alice.inbox), "--imap-host",
+            "127.0.0.1", "--imap-port", str(imap.port), "--imap-user", "alice", "--cafile", str(imap.cafile)]
+    leader, follower = os.openpty()
+    proc = subprocess.Popen(args, stdin=follower, stdout=follower, stderr=follower, env=env, start_new_session=True,
+                            preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
+    os.close(follower)
+    seen = b""
+    try:
+        while b"IMAP password for alice@127.0.0.1: " not in seen:
+            chunk = os.read(leader, 1024)
+            assert chunk, seen
+            seen += chunk
+        os.write(leader, USERS["alice"].encode() + b"\n")
+        assert proc.wait(timeout=120) == 0, seen
+        while True:
+            try:
+                chunk = os.read(leader, 1024)
+            except OSError:  # the terminal closes with the process
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(leader)
+    assert b"0 new message(s) read of 0" in seen and USERS["alice"].encode() not in seen, seen
