@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from .model import Board, Counter, Edge, Mark, Place, details, num
+from .model import Board, Counter, Edge, Mark, Place, details, num, places as make_places
 
 HEX_RADIUS = 28.0  # pixels from a hex's centre to a corner: the hex id and a counter fit at 100%
 MARGIN = 12.0
@@ -88,7 +88,7 @@ _PLAIN = details()
 def _hex_geography(doc: Mapping[str, Any], board: Any, start_line: tuple[str, str] | None,
                    city_value: Callable[[str, Mapping[str, Any]], str],
                    city_tags: Callable[[str, Mapping[str, Any]], Sequence[str]], codes: bool) -> Geography:
-    columns, rows = board.columns, board.rows
+    columns, n_rows = board.columns, board.rows
     hexes = doc.get("hexes") or {}
     cities: dict[str, tuple[str, Mapping[str, Any]]] = {}
     for name in sorted(doc.get("cities") or {}):
@@ -104,10 +104,14 @@ def _hex_geography(doc: Mapping[str, Any], board: Any, start_line: tuple[str, st
         text = ", ".join(_feature_text(k, v) for k, v in sorted(feats.items()))
         sides.setdefault(board.ids[a], []).append(f"{board.ids[b]}: {text}")
         sides.setdefault(board.ids[b], []).append(f"{board.ids[a]}: {text}")
-    places = []
+    rows, xs, ys = [], {}, {}  # centres by column, and by column parity and row: hex_centre once each
     for hid in board.ids:
+        col, row = int(hid[:2]), int(hid[2:])
+        if col not in xs:
+            xs[col] = hex_centre(col, 1)[0]
+        if (col % 2, row) not in ys:
+            ys[col % 2, row] = hex_centre(col, row)[1]
         h = hexes.get(hid) or {}
-        x, y = hex_centre(int(hid[:2]), int(hid[2:]))
         terrain, country = str(h.get("terrain", "clear")), str(h.get("country") or "")
         name, value, tags = "", "", ()
         if hid in cities:
@@ -120,7 +124,8 @@ def _hex_geography(doc: Mapping[str, Any], board: Any, start_line: tuple[str, st
             info = details(("hex", hid), ("code", code), ("city", name), ("value", value), ("terrain", terrain),
                            ("country", country), ("features", ", ".join(tags)),
                            ("hexsides", "; ".join(sides.get(hid, ()))))
-        places.append(Place(hid, x, y, "hex", terrain, country, name, value, "", code, tags, info))
+        rows.append((hid, xs[col], ys[col % 2, row], "hex", terrain, country, name, value, "", code, tags, info))
+    places = make_places(rows)
     edges: list[Edge] = []
     for (a, b), feats in sorted(board.links().items()):
         edges.append(Edge(board.ids[a], board.ids[b], details(*((k, _feature_value(v)) for k, v in sorted(feats.items())))))
@@ -142,9 +147,9 @@ def _hex_geography(doc: Mapping[str, Any], board: Any, start_line: tuple[str, st
                 edges.append(Edge(pa.id, pb.id, details(("start_line", start_line[1]))))
             else:
                 edges.append(Edge(pa.id, pb.id, details(("national_border", f"{ca}/{cb}"))))
-    width, height = hex_size(columns, rows)
+    width, height = hex_size(columns, n_rows)
     title = str(doc.get("name", doc.get("id", "")))
-    return Geography(Board("hex", title, width, height, HEX_RADIUS, columns, rows), tuple(places), tuple(edges),
+    return Geography(Board("hex", title, width, height, HEX_RADIUS, columns, n_rows), places, tuple(edges),
                      {p.id: i for i, p in enumerate(places)})
 
 
