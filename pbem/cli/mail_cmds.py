@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..core.errors import EXIT_PARTIAL, UsageError
+from ..core.errors import UsageError
 from ..core.loading import write_atomic
 from .main import _out, _secrets, force_option, json_option, main, run
 
@@ -158,7 +158,7 @@ def file_mail(messages: list, single: bool, game_dir: str | None, output_dir: st
                         secrets=_secrets(secrets), force=force, record=record, read_all=read_all or single)
     if after is not None:
         after(record, res)
-    code = inbox.exit_code(res, single=single, submit=submit)
+    code = inbox.exit_code(res)
     _tell(res, folder, len(messages), single, as_json, code)
     return code
 
@@ -186,8 +186,10 @@ def _tell(res, folder, total: int, single: bool, as_json: bool, code: int) -> No
         click.echo(f"WARNING: {w}", err=True)
     for x in res.left:
         click.echo(x.describe(), err=True)
-    if res.left and code == EXIT_PARTIAL:
-        click.echo(f"{len(res.left)} thing(s) left out (exit {EXIT_PARTIAL}); everything else was done", err=True)
+    useful = res.saved or res.filed
+    if res.left and (useful or not single):
+        click.echo(f"{len(res.left)} thing(s) left out (exit {code}, the highest of theirs); everything else was done",
+                   err=True)
 
 
 def _filed_line(r: dict, folder) -> str:  # type: ignore[no-untyped-def]

@@ -7,7 +7,6 @@ EXIT_OK = 0
 EXIT_ILLEGAL = 1
 EXIT_UNUSABLE = 2
 EXIT_VERIFY_FAILED = 3
-EXIT_PARTIAL = 4  # `pbem mail read` / `fetch` only: the rest was done, but something was left out (each one listed)
 
 
 class PbemWarning(UserWarning):

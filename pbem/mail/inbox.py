@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from ..core.errors import EXIT_OK, EXIT_PARTIAL, EXIT_UNUSABLE
+from ..core.errors import EXIT_OK, EXIT_UNUSABLE
 from ..core.folder import Folder, report_name, state_name
 from ..core.loading import write_atomic
 from ..core.state import GameState
@@ -43,16 +43,13 @@ def process(letters: Sequence[Letter], *, single: bool, folder: Folder | None, o
     return res
 
 
-def exit_code(res: filing.Result, *, single: bool, submit: bool) -> int:
-    """0: nothing left out. A single message of which nothing could be used: that problem's own exit code (1 orders
-    break the rules, 2 unusable, 3 a forged state). Otherwise 4 (EXIT_PARTIAL): the rest was done, and what was
-    left out is listed."""
+def exit_code(res: filing.Result) -> int:
+    """0: nothing left out. Otherwise the highest exit code of what was left out (1 orders break the rules,
+    2 unusable, 3 a forged state), as `pbem batch` does for its jobs: the rest was done all the same, and each
+    thing left out is listed. The codes stay those of every command (0-3), so a script needs no special case."""
     if not res.left:
         return EXIT_OK
-    useful = res.filed if submit else res.saved
-    if single and not useful:
-        return res.left[0].exit_code or EXIT_UNUSABLE
-    return EXIT_PARTIAL
+    return max(x.exit_code or EXIT_UNUSABLE for x in res.left)
 
 
 def _check_reports(scans: Sequence[Scan], found: Sequence[Found], folder: Folder | None,

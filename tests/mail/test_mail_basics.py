@@ -121,7 +121,7 @@ def test_read_mbox_and_maildir_keep_only_this_games_messages(tmp_path):
         assert (tmp_path / out / "0000-orders-axis.yaml").read_bytes() == o.read_bytes()
         assert '"g-other": 1' in r.output
     r = read(tmp_path / "in.mbox", tmp_path / "all")  # no game folder: every pbem message
-    assert r.exit_code == 4 and "state of game g-mail for step 0, while those of game g-other" in r.output
+    assert r.exit_code == 2 and "state of game g-mail for step 0, while those of game g-other" in r.output
     assert sorted(p.name for p in (tmp_path / "all").iterdir()) == ["0000-orders-axis.yaml", "0000-state.yaml",
                                                                    "mail-read.yaml"]
 
@@ -215,7 +215,7 @@ def test_a_truncated_attachment_is_left_out_and_the_rest_saved(tmp_path):
         attach(m, o[:cut], "orders.yaml", "base64")
         (tmp_path / "t.eml").write_bytes(m.as_bytes())
         r = read(tmp_path / "t.eml", tmp_path / "in", "--game-dir", d)
-        assert r.exit_code == 4, r.output
+        assert r.exit_code == 2, r.output
         assert "left out: attachment 'orders.yaml'" in r.output
         assert sorted(p.name for p in (tmp_path / "in").iterdir()) == ["0000-state.yaml"]
         m = plain_message("orders attached")
