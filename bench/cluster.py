@@ -71,15 +71,9 @@ def main() -> None:
                        "turn). The machine is shared with other work, so single runs vary; the medians are the "
                        "figures.", "", *rows, MARKER])
     print(block)
-    doc = ROOT / "docs/performance.md"
-    text = doc.read_text()
-    if MARKER in text:
-        head, _, rest = text.partition(MARKER)
-        _, _, tail = rest.partition(MARKER)
-        text = head + block + tail
-    else:
-        text = text.rstrip("\n") + "\n\n## Self-play on a Dask cluster (issue 18)\n\n" + block + "\n"
-    doc.write_text(text)
+    from docblock import put_block
+
+    put_block(ROOT / "docs/performance.md", MARKER, block, "## Self-play on a Dask cluster (issue 18)")
 
 
 if __name__ == "__main__":

@@ -175,6 +175,9 @@ def main() -> None:
     pages = json.loads(subprocess.run([PY, str(ROOT / "bench/pages.py")], check=True, capture_output=True,
                                       text=True, cwd=ROOT).stdout)
     soaked = soak()
+    import strength  # bench/strength.py: the bots' strength (docs/selfplay.md) and what a whole game costs
+
+    games = strength.main()
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
     ok_a = "meets" if cli["ratio"] <= 1.3 else "misses"
@@ -210,6 +213,11 @@ def main() -> None:
         lines.append(f"| soak: {row['scenario']}, {row['games']} self-play games | {row['failures']} failures "
                      f"({row['seconds']:.0f} s) | 0 | {'meets' if not row['failures'] else 'misses: ' + str(row['first_failure'])} |")
     lines += ["", "Issue 13 (maps and pages, bench/pages.py):", ""] + pages_rows(pages)
+    lines += ["", "Issue 18 (bots, bench/strength.py): a whole game bot against bot, median processor seconds (no stress "
+              "checks), and what the bots take of it:", "", "| scenario | game | bots | adjudication | bots' share |",
+              "|---|---|---|---|---|"]
+    lines += [f"| {scen} | {t['game_s']:.1f} | {t['bot_s']:.1f} | {t['adjudication_s']:.1f} | "
+              f"{100 * t['bot_s'] / max(t['game_s'], 1e-9):.0f}% |" for scen, t in games.items()]
     report = "\n".join(lines)
     print(f"{when} on {machine}\n{report}")
     doc = ROOT / "docs/performance.md"

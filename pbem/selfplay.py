@@ -10,11 +10,9 @@ import hashlib
 import time
 import traceback
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
-from .core import game, hidden
-from .core.frozen import freeze
-from .core.orders import OrdersFile
+from .core import game, hidden, solitaire
 from .core.state import GameState
 
 
@@ -24,11 +22,20 @@ class Game:
     seed: str
     max_steps: int = 400
     options: tuple[str, ...] = ()  # the agreed variants the game is started with (`pbem new --option`)
+    levels: tuple[str, ...] = ()  # bot levels (`pbem selfplay --level`): LEVEL for every side, or SIDE=LEVEL
 
     def reproduce(self) -> str:
         """The command that plays this game again alone."""
         return " ".join(["pbem selfplay", self.scenario, "--games 1 --seed", self.seed,
-                         *(f"--option {o}" for o in self.options)])
+                         *(f"--option {o}" for o in self.options), *(f"--level {v}" for v in self.levels)])
+
+    def level_of(self, side: str) -> str:
+        """The bot level playing `side`: its own `SIDE=LEVEL`, else the plain `LEVEL`, else the default."""
+        from .bots import DEFAULT_LEVEL
+
+        plain = [v for v in self.levels if "=" not in v]
+        own = [v.partition("=")[2] for v in self.levels if v.partition("=")[0] == side]
+        return (own or plain or [DEFAULT_LEVEL])[-1]
 
 
 HIDDEN_SIDES = {"barbarossa-fast": ("soviet",), "codeword-barbarossa": ("german", "soviet"),
@@ -56,8 +63,6 @@ def start(job: Game) -> tuple[GameState, dict[str, dict]]:
 
 
 def play(job: Game) -> dict[str, Any]:
-    from .bots import bot_for
-
     t0 = time.perf_counter()
     out: dict[str, Any] = {"scenario": job.scenario, "seed": job.seed}
     if job.options:
@@ -65,13 +70,12 @@ def play(job: Game) -> dict[str, Any]:
     step = -1
     try:
         state, secrets = start(job)
-        bot = bot_for(state.ruleset)
         rs = game.ruleset_of(state)
         places = Falls(rs.victory_places(state))
         for step in range(job.max_steps):  # noqa: B007 - `step` is reported if a step fails
             if state.over:
                 break
-            nxt = _step(state, bot, secrets)
+            nxt = _step(state, job.level_of, secrets)
             places.note(state, rs.victory_places(nxt))
             state = nxt
         else:
@@ -127,21 +131,15 @@ class Falls:
                 self.fell[name] = {"turn": before.turn, "date": before.date, "by": side, "kept": True}
 
 
-def _step(state: GameState, bot: Any, secrets: dict[str, dict]) -> GameState:
+def _step(state: GameState, level_of: Callable[[str], str], secrets: dict[str, dict]) -> GameState:
+    """One step, each awaited side's orders from its bot (as mailed: `bots.orders_file`), adjudicated, with
+    the stress checks. A side the tool plays itself (`--solitaire`) files nothing: adjudication plays it."""
+    from .bots import orders_file
+
     rs = game.ruleset_of(state)
     sides = rs.submitters(state)
-    solo = {s for s in secrets if f"solitaire-{s}" in state.options}  # the tool plays it with its secret (--solitaire)
-    files = []
-    for side in sides:
-        items = [] if side in solo else bot(state, side, secrets.get(side))
-        answers = rs.template(state, side).get("answers") or {}
-        draft = OrdersFile(state.game, side, state.step, state.hash(), tuple(freeze(x) for x in items), freeze(answers))
-        if side in secrets and side not in solo:  # what `pbem reveal` adds; then only the adjudicator needs a secret
-            reveals, mints = game.prepare_hidden(state, draft, secrets[side])
-            clean = tuple(freeze({k: v for k, v in x.items() if not str(k).startswith("secret_")}) for x in items)
-            draft = OrdersFile(state.game, side, state.step, state.hash(), clean, freeze(answers),
-                               reveals=freeze(reveals), mints=tuple(freeze(m) for m in mints))
-        files.append(draft)
+    solo = set(solitaire.tool_sides(state))
+    files = [orders_file(state, side, secrets.get(side), level_of(side)) for side in sides if side not in solo]
     adjudicator = [secrets[s] for s in secrets if s not in sides or s in solo]  # the other side's, or the solitaire's
     nxt = game.adjudicate(state, files, secrets=adjudicator).state
     again = game.adjudicate(state, files, secrets=adjudicator).state

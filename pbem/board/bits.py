@@ -63,6 +63,7 @@ class BitTrace:
         self._spread = topo.spread
         self._size = len(topo)
         self._passable = passable
+        self._sources = sources
         self.bits = sources
         self._frontier = sources
 
@@ -85,3 +86,14 @@ class BitTrace:
     def mask(self) -> bytearray:
         """As `search.Trace.mask`: a byte per place, 1 where reached."""
         return flags_of(self.all(), self._size)
+
+    def rings(self) -> list[int]:
+        """The places by their steps from the nearest source: rings[k] holds those k steps away (a fresh
+        search over the same sources and passable places; the trace itself is left as it is)."""
+        out, reached, frontier = [self._sources], self._sources, self._sources
+        while frontier:
+            frontier = self._spread(frontier) & self._passable & ~reached
+            reached |= frontier
+            if frontier:
+                out.append(frontier)
+        return out

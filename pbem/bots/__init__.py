@@ -1,8 +1,13 @@
 """Bots: legal orders for any step of every ruleset, deterministic given the state (and so given the die).
 
-They serve `pbem selfplay` (whole games, bot against bot, as a stress test) and the solitaire opponents.
-A bot is `orders(state, side, secret) -> list of order dicts`; the secret is its own side's, for rulesets
-with hidden pieces. Choices that a rule leaves free are made by a keyed hash of the state, never `random`.
+They serve `pbem selfplay` (whole games, bot against bot), the strength benchmark (bench/strength.py) and
+solitaire games (`pbem new --solitaire SIDE`, pbem/core/solitaire.py). A bot is
+`orders(state, side, secret, level) -> list of order dicts`; the secret is its own side's, for rulesets with
+hidden pieces, and it reads nothing else hidden. Choices a rule leaves free are made by a keyed hash of the
+state (`pick`), never `random`: the same state gives the same orders.
+
+Levels (`pbem selfplay --level`): `random` plays random legal orders (the yardstick, pbem/bots/random_legal.py);
+`1` is the cheap player (fewer candidate plans weighed); `2`, the default, the full one.
 """
 from __future__ import annotations
 
@@ -11,7 +16,9 @@ from typing import Any, Callable, Mapping
 
 from ..core.state import GameState
 
-Bot = Callable[[GameState, str, Mapping[str, Any] | None], list[dict]]
+Bot = Callable[..., list[dict]]
+LEVELS = ("random", "1", "2")
+DEFAULT_LEVEL = "2"
 
 
 def pick(state: GameState, label: str, n: int) -> int:
@@ -22,7 +29,65 @@ def pick(state: GameState, label: str, n: int) -> int:
     return int.from_bytes(h[:8], "big") % n
 
 
-def bot_for(ruleset_id: str) -> Bot:
+class Choices:
+    """A deterministic stream of choices keyed by the state, a side and a label: the random-legal bot's dice."""
+
+    def __init__(self, state: GameState, label: str) -> None:
+        self.key = f"{state.hash()}|{label}"
+        self.n = 0
+
+    def below(self, n: int) -> int:
+        if n <= 1:
+            return 0
+        self.n += 1
+        h = hashlib.sha256(f"{self.key}|{self.n}".encode()).digest()
+        return int.from_bytes(h[:8], "big") % n
+
+    def chance(self, num: int, den: int) -> bool:
+        return self.below(den) < num
+
+    def one(self, items: list) -> Any:
+        return items[self.below(len(items))]
+
+    def shuffled(self, items: list) -> list:
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out
+
+    def some(self, items: list) -> list:
+        """A random non-empty subset (in the given order), or [] for no items."""
+        if not items:
+            return []
+        out = [x for x in items if self.chance(1, 2)]
+        return out or [self.one(items)]
+
+
+def game_pick(state: GameState, label: str, n: int) -> int:
+    """A choice among n that stays the same for the whole game (keyed by the game id, not the state): a bot's
+    temperament or plan, decided once and kept."""
+    if n <= 1:
+        return 0
+    h = hashlib.sha256(f"{state.game}|{label}".encode()).digest()
+    return int.from_bytes(h[:8], "big") % n
+
+
+def check_level(level: str) -> str:
+    if level not in LEVELS:
+        from ..core.errors import UsageError
+
+        raise UsageError(f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
+    return level
+
+
+def bot_for(ruleset_id: str, level: str = DEFAULT_LEVEL) -> Bot:
+    """The bot of a ruleset at a level, as `orders(state, side, secret)`."""
+    check_level(level)
+    if level == "random":
+        from .random_legal import orders as rnd
+
+        return rnd
     if ruleset_id == "spi-barbarossa":
         from .spi import orders
     elif ruleset_id == "barbarossa-fast":
@@ -33,4 +98,52 @@ def bot_for(ruleset_id: str) -> Bot:
         from .coatney import orders
     else:
         raise KeyError(f"no bot for ruleset {ruleset_id!r}")
-    return orders
+    if level == DEFAULT_LEVEL:
+        return orders
+
+    def at_level(state: GameState, side: str, secret: Mapping[str, Any] | None) -> list[dict]:
+        return orders(state, side, secret, level=level)
+    return at_level
+
+
+def answers_for(state: GameState, side: str, level: str = DEFAULT_LEVEL) -> dict:
+    """The standing answers the bot sends with its orders: the template's (the rules' documented defaults or
+    its own earlier answers), except where a bot module answers for itself (`answers(state, side)`)."""
+    from ..core import game
+
+    answers = dict(game.ruleset_of(state).template(state, side).get("answers") or {})
+    if level != "random":
+        mod = _module(state.ruleset)
+        own = getattr(mod, "answers", None)
+        if own is not None:
+            answers.update(own(state, side))
+    return answers
+
+
+def _module(ruleset_id: str) -> Any:
+    import importlib
+
+    name = {"spi-barbarossa": "spi", "barbarossa-fast": "fast", "codeword-barbarossa": "codeword",
+            "barbarossa-file": "coatney", "russian-portfolio": "coatney"}[ruleset_id]
+    return importlib.import_module(f"{__name__}.{name}")
+
+
+def orders_file(state: GameState, side: str, secret: Mapping[str, Any] | None, level: str = DEFAULT_LEVEL,
+                mail: bool = True) -> Any:
+    """The bot's orders for `side`'s step, with its standing answers. As mailed (`mail`), for a side that hides
+    pieces, the reveals and new tokens its step needs are prepared with its own secret and its private notes
+    (`secret_...` fields) removed (what `pbem reveal` does), so that anyone can adjudicate them; otherwise the
+    orders are as the bot wrote them, for an adjudication that holds the side's secret (solitaire)."""
+    from ..core import game
+    from ..core.frozen import freeze
+    from ..core.orders import OrdersFile
+
+    items = bot_for(state.ruleset, level)(state, side, secret)
+    answers = answers_for(state, side, level)
+    draft = OrdersFile(state.game, side, state.step, state.hash(), tuple(freeze(x) for x in items), freeze(answers))
+    if not mail or secret is None or side not in (state.hidden or {}):
+        return draft
+    reveals, mints = game.prepare_hidden(state, draft, secret)
+    clean = tuple(freeze({k: v for k, v in x.items() if not str(k).startswith("secret_")}) for x in items)
+    return OrdersFile(state.game, side, state.step, state.hash(), clean, freeze(answers),
+                      reveals=freeze(reveals), mints=tuple(freeze(m) for m in mints))

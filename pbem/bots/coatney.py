@@ -9,23 +9,24 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..core.game import check, keyring, ruleset_of
+from ..core.game import keyring, ruleset_of
 from ..core.state import GameState
-from . import pick
+from . import game_pick, pick
+from .legal import keep_legal
 
 
-def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None) -> list[dict]:
+def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None, level: str = "2", *,
+           blind_safe: bool = True) -> list[dict]:
+    """`blind_safe` False: the face-down first movement planned as any other (the rules' tests of I-34 want moves
+    that a turned-up counter cuts short into one another)."""
     rs = ruleset_of(state)
-    if state.phase == "letters":  # XVI.C.2.b: three letters A-F, then the open dice; the bot sets up only the
-        # Historical order of battle, so when the letters draw another it forfeits at the end of the first Axis
-        # movement (XVI.C.1.a), as a player would who ignored his letters. Choosing (XVI.C ¶1), it takes that one.
-        if "soviet-choice" in state.options:
-            numbers = ["1"] + [str(1 + pick(state, f"n-{i}", 6)) for i in (1, 2)]
-            return [{"letters": "commit", "secret_letters": numbers}]
-        return [{"letters": "commit", "secret_letters": ["ABCDEF"[pick(state, f"letter-{i}", 6)] for i in range(3)]}]
+    if state.phase == "letters":
+        return [{"letters": "commit", "secret_letters": letters(state)}]
+    if state.phase == "soviet-setup" and SOVIET_SIDE in (state.hidden or {}) and secret:
+        return soviet_setup(state, secret)
     if state.phase in ("date", "soviet-setup", "axis-setup"):
         return list(rs.template(state, side)["orders"])
-    from ..rulesets.coatney import combat, movement, odds as oddsmod
+    from ..rulesets.coatney import combat, movement, odds as oddsmod, stacking
     from ..rulesets.coatney.common import Step
     from ..rulesets.coatney.orders import Attack, Move
     from ..rulesets.coatney.params import AXIS, SOVIET, enemy
@@ -45,22 +46,39 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None)
     mv = movement.MovementPhase(step, reserve, state.phase)
     mv.start()
     foe = enemy(side)
-    if side == AXIS:
-        for u in sorted(pos.active_units(side), key=lambda u: u.id):
-            if u.dispersed or u.faced or u.flags.get("moved") or u.flags.get("attacked"):
-                continue
-            if any(pos.enemy_occupied(n, side) for n in pos.board.neighbours(u.loc)):
-                continue
-            basic, bonus = movement.allowance(pos, u, reserve)
-            path = _eastward(pos, u, max(1, basic + bonus))
-            while path:
-                before = len(step.violations)
-                mv.move(Move(len(out), (u.id,), tuple(pos.hex_id(h) for h in path)))
-                if len(step.violations) == before:
-                    out.append({"move": u.id, "path": [pos.hex_id(h) for h in path]})
-                    break
-                del step.violations[before:]
+    field = _field(pos, side)
+    guards = _guards(pos, side)
+    # The face-down first movement (XVI.B.5): a move a counter turns up in front of is cut short, somewhere on its
+    # own path (I-34). So no move ends on another move's path, nor passes where another ends: a cut-short unit can
+    # then never overstack the hex a later move ends in (XII).
+    blind = blind_safe and side == AXIS and bool(pos.extras.get("facedown"))
+    crossed: set[int] = set()  # every hex a blind move starts in or passes through
+    ends: set[int] = set()
+    for u in sorted(pos.active_units(side), key=lambda u: (u.ct.size == "front", u.id)):
+        if u.dispersed or u.faced or u.flags.get("moved") or u.flags.get("attacked") or u.ct.cls == "dummy":
+            continue
+        if any(pos.enemy_occupied(n, side) for n in pos.board.neighbours(u.loc)):
+            continue  # in contact: it attacks, or holds
+        basic, bonus = movement.allowance(pos, u, reserve)
+        path = _toward(pos, u, guards.pop(u.id) if u.id in guards else field, max(1, basic + bonus))
+        start = u.loc
+        if blind:
+            cut = next((i for i, h in enumerate(path) if h in ends), len(path))
+            path = path[:cut]
+            while path and path[-1] in crossed:
                 path = path[:-1]
+        while path and stacking.problem_for(pos, path[-1], pos.stack(path[-1], side) + [u]) is not None:
+            path = path[:-1]  # XII: stop short of a full hex
+        while path:
+            before = len(step.violations)
+            mv.move(Move(len(out), (u.id,), tuple(pos.hex_id(h) for h in path)))
+            if len(step.violations) == before:
+                out.append({"move": u.id, "path": [pos.hex_id(h) for h in path]})
+                crossed.update([start, *path[:-1]])
+                ends.add(path[-1])
+                break
+            del step.violations[before:]
+            path = path[:-1]
     phase = combat.AttackPhase(step, state.phase, {k: dict(v) for k, v in state.answers.items()})
     used: set[str] = set()
     for h in sorted({h for h in pos.occ if pos.has(h, foe)}):
@@ -87,41 +105,173 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None)
         out.append({"attack": pos.hex_id(h), "with": [u.id for u in near],
                     "advance": {u.id: [pos.hex_id(h)] for u in near if u.ct.size != "front"}})
     out.append({"end_turn": True})
-    return _legal(state, side, out, secrets)
+    return keep_legal(state, side, out, secret, fallback=[{"end_turn": True}])
 
 
-def _legal(state: GameState, side: str, items: list[dict], secrets: list[Mapping[str, Any]]) -> list[dict]:
-    """Drop whatever the full check (`pbem check`, with the bot's own secret) still refuses: an order can depend
-    on the ones before it."""
-    from ..core.frozen import freeze
-    from ..core.orders import OrdersFile
-
-    for _ in range(6):
-        draft = OrdersFile(state.game, side, state.step, state.hash(), tuple(freeze(x) for x in items))
-        bad = {v.order for v in check(state, [draft], secrets=secrets) if v.order is not None}
-        if not bad:
-            return items
-        items = [x for i, x in enumerate(items) if i not in bad]
-    return [{"end_turn": True}]
+SOVIET_SIDE = "soviet"
+CHOSEN_OOB = ("5", "2", "1")  # choosing (XVI.C ¶1): Budyonny's heavy armies, or the Historical order of battle
+CHOSEN_STRENGTH = ("1", "4")  # the Historical replacements, or the Guderian Estimate (two more cities to win)
 
 
-def _eastward(pos: Any, u: Any, steps: int) -> list[int]:
-    """Up to `steps` hexes toward the east (higher columns), stopping at the first enemy ZOC."""
+def letters(state: GameState) -> list[str]:
+    """XVI.C.2.b-d: three secret letters, one per draw, then the open dice decide. When the Axis lets him choose
+    (XVI.C ¶1) the Soviet writes the scenario numbers instead: a strong order of battle and replacement level
+    that still leave the Axis a game (the Fantasia's five more cities would leave it none), and any factory
+    set; the game's own pick keeps the same choice for the whole game."""
+    if "soviet-choice" in state.options:
+        return [CHOSEN_OOB[game_pick(state, "coatney-oob", len(CHOSEN_OOB))],
+                CHOSEN_STRENGTH[game_pick(state, "coatney-strength", len(CHOSEN_STRENGTH))],
+                str(1 + game_pick(state, "coatney-factories", 6))]
+    return ["ABCDEF"[pick(state, f"letter-{i}", 6)] for i in range(3)]
+
+
+def drawn_oob(state: GameState, secret: Mapping[str, Any]) -> str:
+    """The order-of-battle scenario the Soviet's letters drew (XVI.C.2.b): his letter, read with his own
+    secret, and the open die recorded in the state."""
+    from ..core.frozen import thaw
+    from ..core.hidden import Keyring
+    from ..rulesets.coatney.secrets import final_number
+
+    sec = state.extras.get("secret") or {}
+    scen = state.extras.get("scenario") or {}
+    if "oob" in scen:
+        return str(scen["oob"])
+    data = ruleset_of(state).data(state)
+    if not sec.get("tokens"):
+        return "historical"
+    keys = Keyring(thaw(state.hidden), state.game, seeds={SOVIET_SIDE: secret["seed"]})
+    letter = keys.peek(SOVIET_SIDE, sec["tokens"]["oob"]).partition(":")[2]
+    n = final_number(letter, int(sec["casts"]["oob"]))
+    draws = {d["id"]: d for d in data.scenarios.get("draws") or []}
+    return str(draws["order-of-battle"]["table"][n])
+
+
+def soviet_setup(state: GameState, secret: Mapping[str, Any]) -> list[dict]:
+    """XVI.B.4-5, XVI.C.1.a: the 48 face-down counters of the order of battle the letters drew. Historical
+    units stand on their designated hexes (which every scenario allows, and where the Dispersed ones must
+    stay); units the scenario removes are left out; the units it adds take the free Soviet hexes nearest the
+    places of the units they replace (the Twist's infantry choice, 60 replacement factors, takes the armies
+    that give most strength for their cost); dummies fill the border hexes left."""
+    from ..rulesets.coatney import setup as setupmod
+    from ..rulesets.coatney.position import Position
+    from ..rulesets.coatney.replacements import cost
+
+    rs = ruleset_of(state)
+    data = rs.data(state)
+    pos = Position(data, state)
+    name = drawn_oob(state, secret)
+    oob = (data.scenarios.get("order_of_battle_scenarios") or {}).get(name) or {}
+    removed = set((oob.get("remove") or {}).get("units") or [])
+    units = [u for u in setupmod.to_set_up(pos, SOVIET_SIDE) if u.id not in removed]
+    added = [pos.units[uid] for uid in oob.get("add") or [] if uid in pos.units]
+    if name == "tukhachevsky":
+        keep = set(oob.get("keep") or [])
+        units = [u for u in units if u.id in keep]
+        budget = int((oob.get("infantry_choice") or {}).get("factors", 60))
+        armies = sorted((u for u in pos.units.values() if u.side == SOVIET_SIDE and u.ct.size == "army"
+                         and u.ct.infantry_type and u.id not in keep and u.status == "pending"
+                         and (u.id in setupmod.designated(pos) or u.ct.key in ("su-b-army", "su-shock-army"))),
+                        key=lambda u: (-(u.ct.attack + u.ct.defense) / max(1, cost(pos, u)[0]), u.id))
+        home = setupmod.designated(pos)
+        for u in armies:
+            c = cost(pos, u)[0]
+            if c <= budget:
+                budget -= c
+                (units if u.id in home else added).append(u)  # a historical army keeps its designated hex
+    home = setupmod.designated(pos)
+    anchors = [home[uid] for uid in sorted(removed) if uid in home] + [
+        pos.data.city_hex[c] for c in ("Minsk", "Kiev", "Leningrad", "Moskva", "Moscow") if c in pos.data.city_hex]
+    orders = setupmod.historical(pos, SOVIET_SIDE, units)
+    for k, u in enumerate(added):
+        start = anchors[k % len(anchors)] if anchors else next(iter(home.values()))
+        h = _free_hex(pos, u, start)
+        if h is not None:
+            pos.place(u, h)
+            orders.append({"place": u.id, "at": pos.hex_id(h)})
+    need = int((data.settings.get("first_turn") or {}).get("face_down_pieces", 48))
+    used = {pos.board.index(o["at"]) for o in orders}
+    border = sorted({a for a, b in data.borders for a in (a, b) if data.country[a] == "ussr"} - used,
+                    key=lambda h: pos.hex_id(h))
+    out = [{"place": "secret", "at": o["at"], "secret_unit": o["place"]} for o in orders]
+    out += [{"place": "secret", "at": pos.hex_id(h), "secret_unit": f"dummy-{i + 1:02d}"}
+            for i, h in enumerate(border[: max(0, need - len(out))])]
+    return out
+
+
+def _free_hex(pos: Any, u: Any, start: int) -> int | None:
+    """The nearest hex to `start` where `u` may start (USSR, one unit a hex, XVI.B.4)."""
+    from ..board.search import reachable
+    from ..rulesets.coatney.setup import place_problem
+
+    ring = reachable(pos.board, [start], b"\x01" * len(pos.board), max_steps=12)
+    for h in sorted(ring, key=lambda h: (ring[h], pos.board.ids[h])):
+        if place_problem(pos, u, h) is None:
+            return h
+    return None
+
+
+def _field(pos: Any, side: str) -> dict[int, int]:
+    """Hex steps to where this side's units should go, over hexes units can cross (X.A). The Axis: the Soviet
+    victory cities he does not hold (IV), and Warsaw and Bucharest while a Soviet unit is near them (IV ¶4:
+    the Soviet wins holding either). The Soviet: his victory cities within reach of the Axis, which he holds."""
+    from ..board.search import reachable
+    from ..rulesets.coatney.params import AXIS, SOVIET, enemy
+
+    data = pos.data
+    foes = [u.loc for u in pos.active_units(enemy(side)) if u.ct.cls != "dummy"]
+    near = reachable(pos.board, foes, [1 if pos.land(h) else 0 for h in range(len(pos.board))], max_steps=10)
+    if side == AXIS:
+        goals = [h for h in data.victory if data.home[h] == SOVIET and pos.control[h] != AXIS]
+    else:
+        goals = [h for h in data.victory if data.home[h] == SOVIET and pos.control[h] == SOVIET and near.get(h, 99) <= 8]
+    if not goals:
+        return {}
+    return reachable(pos.board, goals, [1 if pos.land(h) else 0 for h in range(len(pos.board))])
+
+
+def _guards(pos: Any, side: str) -> dict[str, dict[int, int]]:
+    """The Axis's nearest free unit for each of Warsaw and Bucharest with a Soviet unit within six hexes (IV ¶4:
+    the Soviet wins holding either): unit -> the distance field to that city."""
+    from ..board.search import reachable
+    from ..rulesets.coatney.params import AXIS, SOVIET
+
+    if side != AXIS:
+        return {}
+    land = [1 if pos.land(h) else 0 for h in range(len(pos.board))]
+    foes = [u.loc for u in pos.active_units(SOVIET) if u.ct.cls != "dummy"]
+    near = reachable(pos.board, foes, land, max_steps=6)
+    out: dict[str, dict[int, int]] = {}
+    for h in sorted(pos.data.soviet_objectives):
+        if h not in near or pos.has(h, AXIS):
+            continue
+        field = reachable(pos.board, [h], land)
+        free = [u for u in pos.active_units(AXIS) if u.id not in out and u.loc in field and not u.dispersed
+                and not u.flags.get("moved") and u.ct.cls != "dummy"]
+        if free:
+            u = min(free, key=lambda u: (field[u.loc], u.ct.attack, u.id))
+            out[u.id] = field
+    return out
+
+
+def _toward(pos: Any, u: Any, field: dict[int, int], steps: int) -> list[int]:
+    """Up to `steps` hexes down the field (nearer the goal each hex), stopping at the first enemy ZOC (XI.B.1) and
+    short of hexes the unit may not enter."""
     from ..rulesets.coatney.params import enemy
     from ..rulesets.coatney.zoc import zoc_owners
 
+    if not field or u.loc not in field or field[u.loc] == 0:
+        return []
     ezoc = zoc_owners(pos, enemy(u.side))
     path: list[int] = []
     here = u.loc
     for _ in range(steps):
-        col = int(pos.hex_id(here)[:2])
-        options = [n for n in pos.board.neighbours(here) if int(pos.hex_id(n)[:2]) > col and pos.crossable(here, n)
-                   and not pos.enemy_occupied(n, u.side) and n not in path]
+        options = [n for n in pos.board.neighbours(here) if n in field and field[n] < field[here]
+                   and pos.crossable(here, n) and not pos.enemy_occupied(n, u.side) and n not in path]
         if not options:
             break
-        here = min(options, key=lambda n: pos.hex_id(n))
+        here = min(options, key=lambda n: (field[n], n in ezoc, pos.hex_id(n)))
         path.append(here)
-        if here in ezoc:
+        if here in ezoc or field[here] == 0:
             break
     return path
 

@@ -1,6 +1,20 @@
-"""A Codeword: Barbarossa bot: plain, deterministic policies that use the engine's own checks, so every order
-it gives is legal. An `eager` player pours units into the Borderlands and plays crisis-raising cards (the crisis
-climbs); a calm one holds back. Its own secret lets it read its hand, as a player reads his cards."""
+"""The Codeword: Barbarossa bot: a player with a War Strategy and a temperament, decided once per game from the
+game's own id (so games differ, and one game keeps its course), using the engine's own checks for every order.
+
+- Strategy (2.10, 7.2): one of the side's strategies, kept secret; in some games announced and changed once
+  while the Crisis Level still allows it (7.1). The forces then go where that strategy scores (8.1-8.3, the
+  strategy table's awards and extra areas): the Germans their armour and infantry to the army-group areas the
+  plan names, the Soviets forward to the new border, in depth, or their mechanized corps forward.
+- Temperament: calm, steady or eager, each with the Crisis Level it works toward (2.2): a calm player plays the
+  cards that lower the crisis and keeps his Borderland moves under the Alert number (2.9); an eager one plays
+  the crisis-raising cards and pours units in. So the crisis ends anywhere from Friendly Relations to the Verge
+  of War, as the players' choices take it.
+- Economy (5.0-5.6): invest while technology may still be developed, mobilize the Force Pool before Hostile
+  (every home area first, 5.3), upgrade units standing where they score, draw and play the cards worth playing
+  (6.1), and keep a few BRPs at the end (8.4).
+
+Its own secret lets it read its hand and its strategy, as a player reads his cards.
+"""
 from __future__ import annotations
 
 from collections import deque
@@ -9,27 +23,74 @@ from typing import Any, Mapping
 from ..core import game
 from ..core.frozen import thaw
 from ..core.hidden import Keyring
-from ..core.scenario import find_scenario
 from ..core.state import GameState
 from ..rulesets.codeword_barbarossa import movement, terminal
+from ..rulesets.codeword_barbarossa.cards import conditions_unmet
 from ..rulesets.codeword_barbarossa.data import DEEP, GERMAN, RESERVE, SOVIET, load, other
 from ..rulesets.codeword_barbarossa.situation import Situation, Violations
+from . import game_pick
 
-TARGETS = {GERMAN: ["German Poland 1", "German Poland 2", "East Prussia", "Rumania 3"],
-           SOVIET: ["Soviet Poland 6", "Soviet Poland 7", "Soviet Poland 8", "Soviet 5"]}
+TEMPERS = ("calm", "steady", "eager")
+GOAL = {"calm": 2, "steady": 5, "eager": 8}  # the Crisis Level each temperament works toward (crisis.yaml levels)
+RESERVE_ACTIONS = {"calm": 3, "steady": 3, "eager": 2}  # Actions kept from movement for the Terminal Phase
+ALERT_MARGIN = {"calm": 0, "steady": 1, "eager": 99}  # net Borderland entries allowed beyond the Alert number
+
+# Where each strategy wants its units (8.1-8.3): area -> weight; Borderlands not named still count.
+GERMAN_PLAN = {
+    "historical": {"East Prussia": 3, "German Poland 1": 5, "German Poland 2": 4, "Rumania 3": 2, "Rumania 4": 2},
+    "northern-emphasis": {"East Prussia": 8, "Norway": 3, "German Poland 1": 2, "Lithuania": 1},
+    "moscow-central": {"German Poland 1": 7, "German Poland 2": 5, "East Prussia": 1},
+    "ukraine-emphasis": {"German Poland 2": 6, "Rumania 3": 4, "Rumania 4": 4},
+}
+SOVIET_PLAN = {
+    "border-defense": {"Soviet Poland 6": 4, "Soviet Poland 7": 4, "Soviet Poland 8": 4, "Soviet 5": 4, "Latvia": 1,
+                       "Estonia": 1},
+    "defense-in-depth": {"Soviet Poland 7": 3, "Soviet Poland 6": 2, "Soviet Poland 8": 2, "Soviet 5": 2, "Moscow": 3},
+    "offensive": {"Soviet Poland 6": 4, "Soviet Poland 7": 4, "Soviet Poland 8": 4, "Soviet 5": 3, "Lithuania": 2},
+}
+
+
+def temper(state: GameState, side: str) -> str:
+    return TEMPERS[game_pick(state, f"codeword-temper-{side}", len(TEMPERS))]
+
+
+def first_strategy(state: GameState, side: str, data: Any) -> str:
+    names = list(data.strategies[side])
+    return names[game_pick(state, f"codeword-strategy-{side}", len(names))]
+
+
+def second_strategy(state: GameState, side: str, data: Any, current: str) -> str | None:
+    """In about one game in three a side changes its mind once (7.1), to another of its strategies."""
+    if game_pick(state, f"codeword-change-{side}", 3) != 0:
+        return None
+    names = [n for n in data.strategies[side] if n != current]
+    return names[game_pick(state, f"codeword-second-{side}", len(names))]
 
 
 def _sit(state: GameState, side: str | None = None, seed: str | None = None) -> Situation:
     """The position as that side's player sees it: with its own secret, nobody else's."""
     seeds = {side: seed} if side and seed else {}
-    data = load(find_scenario(state.scenario.path or state.scenario.id))
+    data = load(game.scenario_of(state))
     return Situation(state, data, Keyring(thaw(state.hidden), state.game, seeds=seeds), "player")
 
 
-def _distances(sit: Situation, side: str) -> dict[str, int]:
+def _strategy(sit: Situation, side: str) -> str | None:
+    """The side's own secret strategy, read with its secret (None without it)."""
+    st = (sit.x.get("strategy") or {}).get(side) or {}
+    if not st.get("token") or sit.keys is None or not sit.keys.knows(side):
+        return None
+    return sit.keys.peek(side, st["token"])
+
+
+def _plan(side: str, strategy: str | None) -> dict[str, int]:
+    plans = GERMAN_PLAN if side == GERMAN else SOVIET_PLAN
+    return plans.get(strategy or "", next(iter(plans.values())))
+
+
+def _distances(sit: Situation, side: str, goals: list[str]) -> dict[str, int]:
     d = sit.data
-    dist = {t: 0 for t in TARGETS[side] if d.has(t) and sit.playable(side, t)}
-    queue = deque(dist)
+    dist = {t: 0 for t in goals if d.has(t) and sit.playable(side, t)}
+    queue = deque(sorted(dist))
     while queue:
         a = queue.popleft()
         for b in d.links(a):
@@ -39,9 +100,12 @@ def _distances(sit: Situation, side: str) -> dict[str, int]:
     return dist
 
 
-def movement_orders(state: GameState, side: str, eager: bool) -> list[dict[str, Any]]:
-    sit = _sit(state)
-    budget = sit.rec(side)["actions"] - (2 if eager else 3)
+def movement_orders(state: GameState, side: str, seed: str | None, mood: str | None = None) -> list[dict[str, Any]]:
+    sit = _sit(state, side, seed)
+    scripted = mood is not None
+    mood = mood or temper(state, side)
+    plan = _plan(side, _strategy(sit, side))
+    budget = sit.rec(side)["actions"] - RESERVE_ACTIONS[mood]
     out: list[dict[str, Any]] = []
     if side == SOVIET:
         for u in sit.on_board(SOVIET):
@@ -50,10 +114,21 @@ def movement_orders(state: GameState, side: str, eager: bool) -> list[dict[str, 
                     "reserve" in o for o in out) else "Kalinin"})
             elif u.location == DEEP and sit.at_least("Tense"):
                 out.append({"reserve": u.id, "to": RESERVE})
-    dist = _distances(sit, side)
+    have: dict[str, int] = {}
+    for u in sit.on_board(side):
+        have[u.location] = have.get(u.location, 0) + 1
+    short = [a for a, w in sorted(plan.items(), key=lambda x: -x[1]) if have.get(a, 0) < 2 * w]
+    goals = short or list(plan)
+    dist = _distances(sit, side, goals)
+    borderland = {a for a in sit.data.areas() if sit.data.borderland(a)}
     movers = sorted((u for u in sit.on_board(side) if u.location in dist and dist[u.location] > 0
-                     and u.type != "fortified" and not sit.in_box(u)),
-                    key=lambda u: (dist[u.location] > sit.data.moves(u.type) if eager else 0, dist[u.location], u.id))
+                     and u.type != "fortified" and not sit.in_box(u) and not (u.location in borderland
+                                                                              and u.location in plan)),
+                    key=lambda u: (dist[u.location], u.type != "armor", u.id))
+    allowed = int(sit.level()["alert"]) + ALERT_MARGIN[mood]
+    if not scripted and sit.crisis == 1 and lead(state, side, seed, _strategy(sit, side)) > 2:
+        allowed = 99  # ahead at Friendly Relations: an Alert Check (2.9) is the way out of a Summary Victory
+    entering = 0
     for u in movers:
         path, here = [], u.location
         for _ in range(sit.data.moves(u.type)):
@@ -63,8 +138,13 @@ def movement_orders(state: GameState, side: str, eager: bool) -> list[dict[str, 
                 break
             path.append(nxt)
             here = nxt
-        if path:
-            out.append({"move": u.id, "path": path})
+        if not path:
+            continue
+        enters = path[-1] in borderland and u.location not in borderland
+        if enters and entering >= allowed:
+            continue  # 2.9: more would call for an Alert Check this temperament does not want
+        entering += enters
+        out.append({"move": u.id, "path": path})
     return _keep(sit, side, out, budget, movement.problem, movement.apply)
 
 
@@ -81,58 +161,145 @@ def _keep(sit: Situation, side: str, orders: list[dict], budget: int, check: Any
     return kept
 
 
-def terminal_orders(state: GameState, side: str, eager: bool, strategy_change: str | None = None,
-                    seed: str | None = None) -> list[dict]:
+def lead(state: GameState, side: str, seed: str | None, mine: str | None) -> float:
+    """By how many VPs this side would win if the game ended now above Friendly Relations, by the rules' own
+    scoring (victory.score), averaged over the strategies the opponent may have chosen (his is secret)."""
+    from ..rulesets.codeword_barbarossa.victory import score
+
+    if mine is None:
+        return 0.0
+    probe = _sit(state, side, seed)
+    probe.x["crisis"] = max(2, int(probe.x["crisis"]))  # 8.0: at Friendly Relations both win: score the rest
+    margins = []
+    for theirs in probe.data.strategies[other(side)]:
+        res = score(probe, {side: mine, other(side): theirs})
+        totals = res.get("scores") or {}
+        margins.append(totals[side]["total"] - totals[other(side)]["total"])
+    return sum(margins) / len(margins)
+
+
+def crisis_goal(sit: Situation, side: str, mood: str, ahead: float) -> int:
+    """The Crisis Level this player steers toward: his temperament's, but a player behind on points makes for a
+    Summary Victory (8.0: at Friendly Relations both win) and one ahead keeps the crisis above it."""
+    if ahead < -2 and mood != "eager":  # the eager player wants his war whatever the score
+        return 1
+    if ahead > 2:
+        return max(GOAL[mood], 3)
+    return GOAL[mood]
+
+
+def card_value(sit: Situation, side: str, cid: str, mood: str, goal: int | None = None) -> float:
+    """What playing a card is worth to this player: Game Points, Actions, BRPs, investment, technology, units
+    moved where they score, and the crisis moved toward (or away from) the level he steers for."""
+    card = sit.data.card(cid)
+    if conditions_unmet(sit, card.get("when") or {}):
+        return -99.0
+    toward = 1 if sit.crisis < (GOAL[mood] if goal is None else goal) else -1
+    value = 0.0
+    for e in card["effects"]:
+        op, n = e["op"], int(e.get("n", 0) or 0)
+        mine = e.get("whose", "self") == "self"
+        if op == "crisis":
+            value += 2.0 * n * toward
+        elif op == "vp":
+            value += 3.0 * n if mine else -3.0 * n
+        elif op in ("actions", "draw"):
+            value += n if mine else -n
+        elif op == "brp":
+            value += 0.3 * n if mine else -0.3 * n
+        elif op in ("investment", "tech_level", "cost", "add_unit"):
+            value += 2.0
+        elif op == "relocate" and mine:
+            value += 0.5 * int(e.get("count", 1))
+        elif op in ("campaign", "remove"):
+            value -= 1.0 * int(e.get("count", 1))
+    cost = card.get("cost") or {}
+    return value - 0.5 * int(cost.get("actions", 0)) - 0.2 * int(cost.get("brp", 0))
+
+
+def terminal_orders(state: GameState, side: str, seed: str | None, mood: str | None = None,
+                    change_to: str | None = None) -> list[dict]:
+    """The Terminal Phase: the card plays and draws it wants come first in the Actions budget (a player off his
+    crisis goal needs them most), then the strategy change, investment, mobilization and upgrades. A scripted
+    player (`mood`, `change_to` given) keeps to its temperament's crisis goal and makes that change."""
     sit = _sit(state, side, seed)
+    scripted = mood is not None
+    mood = mood or temper(state, side)
+    strategy = _strategy(sit, side)
+    plan = _plan(side, strategy)
+    goal = GOAL[mood] if scripted else crisis_goal(sit, side, mood, lead(state, side, seed, strategy))
+    c = sit.x["cards"][side]
+    values = {t: card_value(sit, side, sit.keys.peek(side, t), mood, goal) for t in c["hand"]}
+    plays = [{"play": t} for t in sorted(c["hand"], key=lambda t: (-values[t], t)) if values[t] > 0]
+    off_goal = sit.crisis != goal and not any(
+        e["op"] == "crisis" for p in plays for e in sit.data.card(sit.keys.peek(side, p["play"]))["effects"])
+    draws = min(len(c["deck"]), 2 if (mood == "eager" or off_goal) else 1) if c["deck"] and len(c["hand"]) < 5 else 0
+    cards = plays + ([{"draw": draws}] if draws else [])
+    budget = sit.rec(side)["actions"] - len(plays) - draws
     wish: list[dict[str, Any]] = []
     st = sit.x["strategy"][side]
-    if strategy_change and st.get("announced") == state.turn - 1:
-        wish.append({"strategy": "change", "secret_to": strategy_change})
-    elif strategy_change and state.turn == 3:
+    change = change_to if scripted else (second_strategy(state, side, sit.data, strategy) if strategy else None)
+    when = 3 if scripted else 3 + game_pick(state, f"codeword-when-{side}", 4)
+    if change and st.get("announced") == state.turn - 1:
+        wish.append({"strategy": "change", "secret_to": change})
+    elif change and state.turn == when and st.get("announced") is None and len(st.get("history", [])) < 2:
         wish.append({"strategy": "announce"})
-    if sit.rec(side)["brp"] >= 12 and sit.level().get("technology"):
-        wish.append({"invest": 2})
-    for u in sit.pool(side)[:2]:
+    if sit.rec(side)["brp"] >= 10 and sit.level().get("technology") and state.turn < sit.data.last_turn - 2:
+        wish.append({"invest": 4 if sit.rec(side)["brp"] >= 20 else 2})
+    home = sit.data.home_areas(side)
+    near = sorted(home, key=lambda a: (-plan.get(a, 0), a))
+    for u in sit.pool(side):
         if u.type != "fortified":
-            empty = [a for a in sit.data.home_areas(side) if not sit.at(a, side) and a != "East Prussia"]
-            front = [a for a in TARGETS[side] if sit.data.has(a) and sit.data.home(a) == side]
-            wish.append({"mobilize": u.id, "at": (empty or (front if eager else []) or sit.data.home_areas(side))[0]})
-    for u in sit.on_board(side):
-        if sit.data.borderland(u.location) and not u.flags.get("upgraded") and u.type != "fortified":
-            wish.append({"upgrade": u.id})
-            break
-    c = sit.x["cards"][side]
-
-    def push(tid: str) -> int:  # how much the card (read with the player's own secret) moves the crisis
-        card = sit.data.card(sit.keys.peek(side, tid))
-        return sum(int(e["n"]) for e in card["effects"] if e["op"] == "crisis")
-    hand = sorted(c["hand"], key=lambda t: (-push(t) if eager else push(t), t))
-    for tid in hand[: (3 if eager else 1)]:
-        wish.append({"play": tid})
-    if c["deck"]:
-        wish.append({"draw": min(len(c["deck"]), 2 if eager else 1)})
-    kept = []
-    for o in wish:  # each order kept only if the engine accepts it after the ones before
+            empty = [a for a in home if not sit.at(a, side) and a != "East Prussia"]
+            wish.append({"mobilize": u.id, "at": (empty or near)[0]})
+    counted = {a for a in sit.data.areas() if sit.data.borderland(a)} | set(plan)
+    keep_brp = 5 if state.turn >= sit.data.last_turn - 1 else 0
+    for u in sorted(sit.on_board(side), key=lambda u: (u.type != "armor", u.id)):
+        if u.location in counted and not u.flags.get("upgraded") and u.type != "fortified" and not u.flags.get("moved"):
+            if sit.rec(side)["brp"] > keep_brp:
+                wish.append({"upgrade": u.id})
+    kept: list[dict] = []
+    spent = 0
+    for o in wish + cards:  # each order kept only if the engine accepts it after the ones before
+        is_card = "play" in o or "draw" in o or "strategy" in o  # what the budget is kept for
+        if not is_card and spent >= budget:
+            continue
         v = Violations()
         trial = _sit(state, side, seed)
         terminal.carry_out(trial, {side: list(enumerate(kept + [o]))}, v)
         if not v:
             kept.append(o)
+            spent += 0 if is_card else 1
     return kept
+
+
+def setup_orders(state: GameState, side: str) -> list[dict]:
+    """9.2, 9.3: the template's legal placement, with the strategy this player chose for the game."""
+    data = load(game.scenario_of(state))
+    items = [o for o in game.ruleset_of(state).template(state, side)["orders"] if "strategy" not in o]
+    return items + [{"strategy": "set", "secret_to": first_strategy(state, side, data)}]
+
+
+def orders(state: GameState, side: str, secret: Mapping[str, Any] | None, level: str = "2") -> list[dict]:
+    seed = secret["seed"] if secret else None
+    if state.phase == "setup":
+        return setup_orders(state, side)
+    if state.phase == "movement":
+        return movement_orders(state, side, seed)
+    if state.phase == "terminal":
+        return terminal_orders(state, side, seed)
+    return []
 
 
 def orders_for(state: GameState, side: str, eager: bool = False, strategy_change: str | None = None,
                seed: str | None = None) -> list[dict]:
+    """A scripted player for tests: calm or eager (no eye on the score), the template's first strategy at set-up,
+    and, if asked, one change of strategy (announced in turn 3, made in turn 4)."""
+    mood = "eager" if eager else "calm"
     if state.phase == "setup":
-        rs = game.ruleset_of(state)
-        return rs.template(state, side)["orders"]
+        return list(game.ruleset_of(state).template(state, side)["orders"])
     if state.phase == "movement":
-        return movement_orders(state, side, eager)
+        return movement_orders(state, side, seed, mood)
     if state.phase == "terminal":
-        return terminal_orders(state, side, eager, strategy_change, seed)
+        return terminal_orders(state, side, seed, mood, strategy_change)
     return []
-
-
-def orders(state: GameState, side: str, secret: Mapping[str, Any] | None) -> list[dict]:
-    """The bot: a calm player (it holds back from the Borderlands and plays crisis-lowering cards first)."""
-    return orders_for(state, side, eager=False, seed=secret["seed"] if secret else None)

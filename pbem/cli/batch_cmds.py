@@ -64,6 +64,9 @@ def batch(source: str, workers: int | None, root: str | None, allow_outside: boo
 @click.option("--max-steps", type=int, default=400, show_default=True)
 @click.option("--option", "options", multiple=True, metavar="NAME",
               help="start every game with this agreed variant, as `pbem new --option` (repeatable)")
+@click.option("--level", "levels", multiple=True, metavar="LEVEL|SIDE=LEVEL",
+              help="bot level: random (random legal orders), 1 (cheap) or 2 (full, the default); for one side "
+              "with SIDE=LEVEL (repeatable)")
 @cluster_option
 @click.option("--summary", "page", metavar="FILE.html", default=None,
               help="also write a self-contained page: win rates with 95%% Wilson intervals, victory margins, and "
@@ -72,15 +75,18 @@ def batch(source: str, workers: int | None, root: str | None, allow_outside: boo
 @json_option
 @run
 def selfplay(scenario: str, games: int, workers: int | None, seed: str, max_steps: int, options: tuple[str, ...],
-             cluster: str | None, page: str | None, force: bool, as_json: bool) -> int:
+             levels: tuple[str, ...], cluster: str | None, page: str | None, force: bool, as_json: bool) -> int:
     """Whole games bot against bot: one JSON line per game (winner, length, margin, when each victory city fell),
     a summary, and every crash or broken invariant with the seed that reproduces it (exit 1 if any)."""
     from .. import batch as b
     from .. import selfplay as sp
+    from ..bots import check_level
     from ..dispatch import run_parallel
 
+    for v in levels:
+        check_level(v.partition("=")[2] if "=" in v else v)
     jobs = [sp.Game(scenario, seed if games == 1 and seed != "selfplay" else f"{seed}-{i}", max_steps,
-                    tuple(sorted(set(options)))) for i in range(games)]
+                    tuple(sorted(set(options))), tuple(levels)) for i in range(games)]
     if jobs:
         sp.start(jobs[0])  # an unknown scenario or option is refused once (exit 2), not by every game
     if page:  # refused now, not after the games
@@ -105,6 +111,6 @@ def selfplay(scenario: str, games: int, workers: int | None, seed: str, max_step
     if page and results:
         command = " ".join(["pbem selfplay", scenario, f"--games {games}", f"--seed {seed}",
                             *([f"--max-steps {max_steps}"] if max_steps != 400 else []),
-                            *(f"--option {o}" for o in sorted(set(options)))])
+                            *(f"--option {o}" for o in sorted(set(options))), *(f"--level {v}" for v in levels)])
         write_atomic(page, selfplay_report.page(results, command), force=force)
     return 0 if all(r["ok"] for r in results) else 1

@@ -142,8 +142,8 @@ def scenarios(as_json: bool) -> None:
               help="require signed orders: each side's public key (from `pbem keys new`)")
 @click.option("--hidden", "hidden_keys", multiple=True, metavar="SIDE=KEY",
               help="this side hides units: its hidden-units key (from `pbem keys new`; docs/hidden.md)")
-@click.option("--solitaire", metavar="SIDE", help="the tool plays SIDE by the rulebook's solitaire rules; its secret "
-              "is written next to the state as SIDE.secret")
+@click.option("--solitaire", metavar="SIDE", help="the tool plays SIDE (its bot; Barbarossa Fast's Russian by the "
+              "rulebook's solitaire rules); a secret it needs is written next to the state as SIDE.secret")
 @force_option
 @json_option
 @run
@@ -157,28 +157,23 @@ def new(scenario: str, output: str, seed: str | None, game_id: str | None, optio
         seed = os.urandom(12).hex()  # game creation, not adjudication: fresh entropy is what we want
     bot_secret, secret_path = None, None
     if solitaire:
-        options = tuple(options) + (f"solitaire-{solitaire}",)
-        if solitaire not in hidden:  # the bot's hidden units: a secret only this machine holds
-            from ..core import dice, hidden as hiddenmod
+        from ..core import solitaire as solo
 
-            chain_seed = dice.new_chain_seed(os.urandom(32))
-            bot_secret = {"format": "pbem/secret@1", "side": solitaire, "seed": chain_seed, "length": 1,
-                          "commitment": dice.chain_commitment(chain_seed, 1)}
-            hidden[solitaire] = hiddenmod.key_of(chain_seed)
+        options = tuple(options) + (solo.option(solitaire),)
+        made = None if solitaire in hidden else solo.tool_secret(scenario, solitaire, os.urandom(32))
+        if made is not None:  # the tool's hidden pieces: a secret only this machine holds
+            bot_secret, hidden[solitaire] = made
             secret_path = str(Path(output if output != "-" else ".").resolve().parent / f"{solitaire}.secret")
+            check_targets([output, secret_path])
+            for target in (output, secret_path):  # both or neither: check before writing either
+                if target != "-" and Path(target).exists() and not force:
+                    raise UsageError("output exists; use --force to replace it", where=target)
     state = game.new_game(scenario, game_id=game_id, seed=None if commitments else seed, options=options,
                           commitments=commitments or None, setup=setup, sign_keys=pairs(sign_keys, "--sign-key"),
                           hidden_keys=hidden)
-    if solitaire and bot_secret is not None:
-        from ..core.orders import OrdersFile
-
-        check_targets([output, secret_path])
-        for target in (output, secret_path):  # both or neither: check before writing either
-            if target != "-" and Path(target).exists() and not force:
-                raise UsageError("output exists; use --force to replace it", where=target)
-        while state.awaiting.side == solitaire and not state.over:  # the bot's own opening steps (its setup)
-            empty = OrdersFile(state.game, solitaire, state.step, state.hash(), ())
-            state = game.adjudicate(state, [empty], secrets=[bot_secret]).state
+    if solitaire:  # the tool's own opening steps (its set-up), played now
+        state = solo.open_game(state, [bot_secret] if bot_secret else [], game.adjudicate)
+    if bot_secret is not None:
         write_atomic(secret_path, dump_yaml(bot_secret), force=force, mode=0o600)  # never readable by others
     write_atomic(output, dump_yaml(state.to_dict()), force=force)
     info = {"game": state.game, "state": output, "hash": state.hash(), "awaiting": state.awaiting.to_dict(),
@@ -344,9 +339,12 @@ def _secrets(paths: tuple[str, ...], state: Any = None, state_file: str = "") ->
     saved next to the state file as SIDE.secret (a solitaire game's bot keeps its secret there)."""
     if not paths:
         paths = tuple(p for p in os.environ.get("PBEM_SECRETS", "").split(os.pathsep) if p)
-    if not paths and state is not None and state.hidden and state_file and state_file != "-":
-        near = [Path(state_file).resolve().parent / f"{side}.secret" for side in sorted(state.hidden)]
-        paths = tuple(str(p) for p in near if p.is_file())
+    if state is not None and state.hidden and state_file and state_file != "-":
+        from ..core.solitaire import tool_sides
+
+        near = [Path(state_file).resolve().parent / f"{side}.secret" for side in sorted(state.hidden)
+                if not paths or side in tool_sides(state)]  # the tool's own secret, beside the state, always
+        paths += tuple(str(p) for p in near if p.is_file() and str(p) not in paths)
     return [game.load_secret(p) for p in paths]
 
 

@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from . import dice as dicemod
+from . import solitaire
 from .dice import Dice
 from .errors import MismatchError, OrdersRejected, PbemWarning, RevealNeeded, SchemaError, UsageError, VerificationFailed
 from .events import Outcome, Violation
@@ -83,9 +84,13 @@ def next_reveal(state: GameState, secret: Mapping[str, Any], side: str) -> str:
 
 
 def ruleset_of(state: GameState) -> Any:
+    return ruleset_of_id(state.ruleset)
+
+
+def ruleset_of_id(ruleset_id: str) -> Any:
     from ..rulesets import get
 
-    return get(state.ruleset)
+    return get(ruleset_id)
 
 
 _CHECKED: ContextVar[tuple[GameState, Scenario] | None] = ContextVar("pbem_checked_scenario", default=None)
@@ -351,13 +356,19 @@ def adjudicate(state: GameState, orders: Sequence[OrdersFile], *, secrets: Seque
     """Resolve one step. Illegal orders reject the whole file unless `void_illegal` drops them.
 
     `secrets` are loaded pbem/secret@1 files: the adjudicator's dice chain and the seeds of hiding sides.
+    In a solitaire game the tool's own orders join a step it shares, and its steps that follow are played
+    at once (pbem/core/solitaire.py).
     """
+    joined = solitaire.tool_files(state, orders, secrets)
+    orders = list(orders) + joined
     check_addressing(state, orders)
     token = _CHECKED.set((state, scenario_of(state)))
     try:
-        return _adjudicate(state, orders, secrets, void_illegal, recorded_dice, recorded_hidden)
+        outcome = _adjudicate(state, orders, secrets, void_illegal, recorded_dice, recorded_hidden)
     finally:
         _CHECKED.reset(token)
+    outcome = solitaire.note_joined(state, outcome, joined)
+    return solitaire.play_on(state, outcome, secrets, lambda s, files: adjudicate(s, files, secrets=secrets))
 
 
 def _adjudicate(state: GameState, orders: Sequence[OrdersFile], secrets: Sequence[Mapping[str, Any]],
@@ -454,6 +465,9 @@ def new_game(scenario_ref: str, *, game_id: str | None, seed: str | None, option
             raise UsageError(f"the {what} {value!r} must be printable text without '|' (it keys the die, docs/dice.md)")
     scen = find_scenario(scenario_ref)
     rs = get(scen.ruleset)
+    declared = scen.doc.get("options", {})  # a ruleset that has a rulebook solitaire declares it (Barbarossa Fast)
+    own, solo = solitaire.split_options([o for o in options if o not in declared], rs.sides)
+    given = [o for o in options if o in declared] + own
     if commitments:
         chains = {side: {"last": c, "index": 0} for side, c in sorted(commitments.items())}
         dice = DiceState(mode="committed", chains=freeze(chains))
@@ -463,7 +477,9 @@ def new_game(scenario_ref: str, *, game_id: str | None, seed: str | None, option
     if hidden_keys:  # another hidden key, another game id: the pads of the tokens depend on the game id
         basis["hidden"] = dict(hidden_keys)
     gid = game_id or "g-" + digest(basis)[:8]
-    state = rs.new_game(scen, game_id=gid, dice=dice, options=tuple(options), setup=setup)
+    state = rs.new_game(scen, game_id=gid, dice=dice, options=tuple(given), setup=setup)
+    if solo:
+        state = state.evolve(options=tuple(sorted(set(state.options) | set(solo))))
     if sign_keys:
         unknown = sorted(set(sign_keys) - set(rs.sides))
         if unknown:

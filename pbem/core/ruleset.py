@@ -18,6 +18,7 @@ class Ruleset(ABC):
     id: str = ""
     name: str = ""
     sides: tuple[str, ...] = ()
+    hides: tuple[str, ...] = ()  # sides whose pieces (units, cards, choices) can be hidden in a secret (docs/hidden.md)
     # The schema (schemas/NAME.schema.json) of one item of `orders:`, a `$defs` branch per verb and `$defs/answers`:
     # the core checks every orders file against it before the ruleset sees it (game.check_shapes).
     order_schema: str = ""

@@ -46,10 +46,34 @@ def to_german_turn(options: tuple[str, ...] = ("solitaire-soviet",)) -> GameStat
 
 
 def german_attacks(state: GameState) -> list[dict]:
-    """The German attack orders of the self-play bot (pbem/bots/fast.py)."""
-    from pbem.bots.fast import orders
+    """Plain German attacks, fixed here so the positions these tests build do not change when the self-play bot
+    learns to play better (pbem/bots/fast.py): every Russian position next to German units, attacked from each
+    position with at most one army and two panzerkorps."""
+    occ: dict[str, set[str]] = {}
+    for u in state.units:
+        if u.status == "active" and u.location:
+            occ.setdefault(u.location, set()).add(u.side)
+    d = data()
+    mine = sorted((u for u in state.units if u.side == GERMAN and u.status == "active" and u.location
+                   and u.type != "luftflotte" and not u.flags.get("disrupted") and not u.flags.get("moved")),
+                  key=lambda u: u.id)
 
-    return orders(state, GERMAN, None)
+    def enemy(p: str) -> bool:
+        return d.kind(p) not in ("german-base", "offboard") and GERMAN not in occ.get(p, set()) \
+            and not (state.control.get(p) == GERMAN and not occ.get(p))
+    plan: dict[str, list[str]] = {}
+    by_loc: dict[str, list] = {}
+    for u in mine:
+        by_loc.setdefault(u.location, []).append(u)
+    for loc, us in sorted(by_loc.items()):
+        targets = sorted((n for n in d.links(loc) if enemy(n)), key=lambda n: (-d.vp(n), -len(occ.get(n, ())), n))
+        arm = [u.id for u in us if u.type == "army"]
+        pz = [u.id for u in us if u.type == "panzerkorps"]
+        for t in targets:
+            w, arm, pz = arm[:1] + pz[:2], arm[1:], pz[2:]
+            if w:
+                plan.setdefault(t, []).extend(w)
+    return [{"attack": t, "with": w} for t, w in sorted(plan.items())]
 
 
 def play_out(state: GameState) -> GameState:

@@ -21,9 +21,9 @@ from .helpers import RP
 from .test_secrets import SOVIET, run, send, to_first_axis_ops
 
 
-def axis_first_move():
+def axis_first_move(blind_safe: bool = True):
     st = to_first_axis_ops(RP)
-    return st, send(st, "axis", bot.orders(st, "axis"))
+    return st, send(st, "axis", bot.orders(st, "axis", blind_safe=blind_safe))
 
 
 def test_the_axis_checks_his_first_move_without_the_soviet_secret():
@@ -36,7 +36,7 @@ def test_the_axis_checks_his_first_move_without_the_soviet_secret():
 
 
 def test_what_the_axis_check_accepts_the_adjudication_cuts_short_instead_of_refusing():
-    st, o = axis_first_move()
+    st, o = axis_first_move(blind_safe=False)  # moves planned as if face up, so that cut-short moves meet
     nxt = game.adjudicate(st, [o], secrets=[SOVIET]).state
     cuts = [e["text"] for e in nxt.log["events"] if "I-34" in e["text"]]
     assert any("turned up in this movement has its zone of control" in t for t in cuts), cuts  # an earlier order's

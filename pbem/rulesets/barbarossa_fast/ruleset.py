@@ -41,6 +41,7 @@ class BarbarossaFast(Ruleset):
     state_schema = "barbarossa-fast-state"
     name = "Barbarossa Fast, June-December 1941"
     sides = SIDES
+    hides = (SOVIET,)
 
     def new_game(self, scenario: Scenario, *, game_id: str, dice: DiceState, options: Sequence[str],
                  setup: str | None) -> GameState:

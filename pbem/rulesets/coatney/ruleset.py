@@ -30,6 +30,7 @@ class CoatneyRuleset(Ruleset):
     order_schema = "coatney-order"
     state_schema = "coatney-state"
     sides = SIDES
+    hides = (SOVIET,)
 
     # --- data ---------------------------------------------------------------------------------
     def data(self, state: GameState) -> CoatneyData:

@@ -34,6 +34,7 @@ class CodewordBarbarossa(Ruleset):
     state_schema = "codeword-barbarossa-state"
     name = "Codeword: Barbarossa (2010)"
     sides = SIDES
+    hides = SIDES
 
     def new_game(self, scenario: Scenario, *, game_id: str, dice: DiceState, options: Sequence[str],
                  setup: str | None) -> GameState:

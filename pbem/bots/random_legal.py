@@ -1,0 +1,215 @@
+"""The random-legal bot: the yardstick the real bots are measured against (bench/strength.py).
+
+In the steps where a game is played it gives random orders of every kind the step takes (moves along random
+paths, attacks by random groups of adjacent units, cards, Actions, replacements), drawn from a stream keyed by
+the state (`Choices`, never `random`), and keeps those the ruleset's own full check accepts (`keep_legal`).
+Its set-ups are the real bot's (a random deployment would rarely be legal, and the Barbarossa File's letters
+must be set up as they fall, XVI.C.1.a), so what it measures is play, not paperwork.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..core import game
+from ..core.state import GameState
+from . import Choices, bot_for
+from .legal import keep_legal
+
+MOVE_ONE_IN = 2  # each unit moves with odds 1 in this
+ATTACK_ONE_IN = 2  # each enemy hex next to the side's units is attacked with odds 1 in this
+
+
+def orders(state: GameState, side: str, secret: Mapping[str, Any] | None, level: str = "random") -> list[dict]:
+    rnd = Choices(state, f"random-legal|{side}")
+    make = {"spi-barbarossa": _spi, "barbarossa-fast": _fast, "codeword-barbarossa": _codeword,
+            "barbarossa-file": _coatney, "russian-portfolio": _coatney}[state.ruleset]
+    items = make(state, side, secret, rnd)
+    if items is None:  # a set-up or bookkeeping step: the real bot's orders
+        return bot_for(state.ruleset)(state, side, secret)
+    return keep_legal(state, side, items, secret)
+
+
+def _walk(rnd: Choices, start: Any, neighbours: Any, ok: Any, most: int) -> list:
+    """A random path of 1..most steps through places `ok` accepts, never revisiting one."""
+    path: list = []
+    here, seen = start, {start}
+    for _ in range(1 + rnd.below(most)):
+        options = [n for n in neighbours(here) if n not in seen and ok(n)]
+        if not options:
+            break
+        here = rnd.one(options)
+        seen.add(here)
+        path.append(here)
+    return path
+
+
+# --- SPI Barbarossa ------------------------------------------------------------------------------------------
+def _spi(state: GameState, side: str, secret: Any, rnd: Choices) -> list[dict] | None:
+    from ..rulesets.spi_barbarossa import data as spidata
+    from ..rulesets.spi_barbarossa.movement import allowance
+    from ..rulesets.spi_barbarossa.position import Position
+
+    if state.phase not in ("movement-combat", "second-movement"):
+        return None
+    data = spidata.load(game.scenario_of(state))
+    pos = Position(data, state)
+    board = pos.board
+    out: list[dict] = []
+    if state.phase == "movement-combat":
+        edge = list(data.edges.get("west" if side == spidata.AXIS else "east", ()))
+        for u in sorted(pos.units.values(), key=lambda u: u.id):
+            if u.side == side and u.status == "pending" and u.flags.get("arrives", "9") <= state.date and edge:
+                out.append({"enter": u.id, "at": board.ids[rnd.one(edge)]})
+    still = []
+    for u in rnd.shuffled(sorted(pos.active_units(side), key=lambda u: u.id)):
+        if not rnd.chance(1, MOVE_ONE_IN):
+            still.append(u)
+            continue
+        path = _walk(rnd, u.loc, board.neighbours, lambda h: not pos.enemy_occupied(h, side)
+                     and data.terrain[data.terrain_of[h]].cost is not None, max(1, min(3, allowance(pos, u))))
+        if path:
+            out.append({"move": u.id, "path": [board.ids[h] for h in path]})
+        else:
+            still.append(u)
+    if state.phase == "movement-combat":
+        air = [u.id for u in pos.active_units(side) if u.ct.cls == "air"]
+        targets = sorted({n for u in still if not u.ct.support for n in board.neighbours(u.loc)
+                          if pos.enemy_occupied(n, side)})
+        used: set[str] = set()
+        for t in rnd.shuffled(targets):
+            if not rnd.chance(1, ATTACK_ONE_IN):
+                continue
+            near = [u.id for u in still if not u.ct.support and u.id not in used and u.loc in board.neighbours(t)]
+            group = rnd.some(near)
+            if not group:
+                continue
+            used.update(group)
+            item: dict[str, Any] = {"attack": board.ids[t], "with": group}
+            if air and rnd.chance(1, 2):
+                item["air"] = [air.pop(rnd.below(len(air)))]
+            out.append(item)
+    return out
+
+
+# --- The Barbarossa File and The Russian Portfolio ---------------------------------------------------------
+def _coatney(state: GameState, side: str, secret: Any, rnd: Choices) -> list[dict] | None:
+    from ..rulesets.coatney.position import Position
+
+    if not (state.phase.endswith("-ops") or "-reserve-" in state.phase):
+        return None
+    if side == "soviet" and state.extras.get("stop_allowed") and rnd.chance(1, 4):
+        return [{"end_game": True}]
+    rs = game.ruleset_of(state)
+    pos = Position(rs.data(state), state)
+    board = pos.board
+    out: list[dict] = []
+    still = []
+    for u in rnd.shuffled(sorted(pos.active_units(side), key=lambda u: u.id)):
+        if u.ct.cls == "dummy" or not rnd.chance(1, MOVE_ONE_IN):
+            still.append(u)
+            continue
+        path = _walk(rnd, u.loc, board.neighbours, lambda h: pos.land(h) and not pos.enemy_occupied(h, side), 3)
+        if path:
+            out.append({"move": u.id, "path": [board.ids[h] for h in path]})
+        else:
+            still.append(u)
+    targets = sorted({n for u in still for n in board.neighbours(u.loc) if pos.enemy_occupied(n, side)})
+    used: set[str] = set()
+    for t in rnd.shuffled(targets):
+        if not rnd.chance(1, ATTACK_ONE_IN):
+            continue
+        group = rnd.some([u.id for u in still if u.id not in used and u.ct.cls != "dummy" and u.loc in board.neighbours(t)])
+        if group:
+            used.update(group)
+            out.append({"attack": board.ids[t], "with": group})
+    if rnd.chance(1, 3):
+        out.append({"end_turn": True})
+    return out
+
+
+# --- Barbarossa Fast -----------------------------------------------------------------------------------------
+def _fast(state: GameState, side: str, secret: Any, rnd: Choices) -> list[dict] | None:
+    from ..core.frozen import thaw
+    from ..core.hidden import Keyring
+    from ..rulesets.barbarossa_fast.data import load
+    from ..rulesets.barbarossa_fast.russian import reachable_for_replacement
+    from ..rulesets.barbarossa_fast.situation import Situation
+
+    if state.phase not in ("german-movement", "german-attacks", "russian-movement", "russian-replacements"):
+        return None
+    data = load(game.scenario_of(state))
+    seeds = {side: secret["seed"]} if secret else {}
+    sit = Situation(state, data, Keyring(thaw(state.hidden), state.game, seeds=seeds), "random")
+    mine = [u for u in sorted(sit.on_map(side), key=lambda u: u.id) if u.type != "luftflotte"]
+    out: list[dict] = []
+    if state.phase == "russian-replacements":
+        for u in mine:
+            if u.flags.get("arrived"):
+                out.append({"deploy": u.id, "to": rnd.one(sorted(reachable_for_replacement(sit, u.location)))})
+        return out
+    if state.phase == "german-movement":
+        for u in mine:
+            if rnd.chance(1, MOVE_ONE_IN):
+                out.append({"bonus": u.id, "to": rnd.one(sorted(data.links(u.location)))})
+        return out
+    verb = "move" if side == "soviet" else None
+    by_place: dict[str, list[str]] = {}
+    for u in mine:
+        by_place.setdefault(u.location, []).append(u.id)
+    used: set[str] = set()
+    for place, ids in sorted(by_place.items()):
+        foes = sorted(n for n in data.links(place) if sit.occupied_by(n) not in (None, side))
+        if foes and rnd.chance(1, ATTACK_ONE_IN):
+            group = rnd.some(ids)[:3]
+            used.update(group)
+            out.append({"attack": rnd.one(foes), "with": group})
+        if verb:
+            for uid in ids:
+                if uid not in used and rnd.chance(1, MOVE_ONE_IN):
+                    out.append({"move": uid, "to": rnd.one(sorted(data.links(place)))})
+    return out
+
+
+# --- Codeword: Barbarossa ------------------------------------------------------------------------------------
+def _codeword(state: GameState, side: str, secret: Any, rnd: Choices) -> list[dict] | None:
+    from ..core.frozen import thaw
+    from ..core.hidden import Keyring
+    from ..rulesets.codeword_barbarossa.data import RESERVE, load
+    from ..rulesets.codeword_barbarossa.situation import Situation
+
+    if state.phase not in ("movement", "terminal"):
+        return None
+    data = load(game.scenario_of(state))
+    seeds = {side: secret["seed"]} if secret else {}
+    sit = Situation(state, data, Keyring(thaw(state.hidden), state.game, seeds=seeds), "player")
+    out: list[dict] = []
+    if state.phase == "movement":
+        budget = rnd.below(int(sit.rec(side)["actions"]) + 1)  # a random share of the turn's Actions for moves
+        for u in rnd.shuffled(sit.on_board(side)):
+            if len(out) >= budget:
+                break
+            if not rnd.chance(1, MOVE_ONE_IN):
+                continue
+            if sit.in_box(u):
+                east = sorted(a for a in data.areas() if data.area(a).get("east_edge")) + ["Moscow"]
+                out.append({"reserve": u.id, "to": RESERVE if u.location != RESERVE else rnd.one(east)})
+            else:
+                path = _walk(rnd, u.location, lambda a: sorted(data.links(a)), lambda a: True, data.moves(u.type))
+                if path:
+                    out.append({"move": u.id, "path": path})
+        return out
+    if rnd.chance(1, 3):
+        out.append({"invest": rnd.one([2, 4])})
+    for u in sit.pool(side):
+        if rnd.chance(1, 3):
+            out.append({"mobilize": u.id, "at": rnd.one(sorted(data.home_areas(side)))})
+    for u in sit.on_board(side):
+        if rnd.chance(1, 4):
+            out.append({"upgrade": u.id})
+    c = sit.x["cards"][side]
+    for tid in c["hand"]:
+        if rnd.chance(1, 2):
+            out.append({"play": tid})
+    if c["deck"] and rnd.chance(1, 2):
+        out.append({"draw": 1 + rnd.below(2)})
+    return out

@@ -1,0 +1,72 @@
+"""XVI.C.1.a: the Soviet sets up the order of battle his letters draw, or forfeits. The bot reads its own letters
+with its secret and sets up each of the six order-of-battle scenarios so that the set-up check passes."""
+from __future__ import annotations
+
+import pytest
+
+from pbem import selfplay
+from pbem.bots import coatney, orders_file
+from pbem.core import game
+from pbem.core.frozen import freeze
+from pbem.core.orders import OrdersFile
+
+SCENARIO = "barbarossa-file/barbarossa-file-1941"
+
+
+def _to_first_axis_move(number: str):
+    """A game where the Soviet chose order of battle `number` (XVI.C ¶1), played to the end of the first Axis
+    operations step, when every counter turns up and the set-up is judged."""
+    job = selfplay.Game(SCENARIO, f"oob{number}", options=("soviet-choice",))
+    state, secrets = selfplay.start(job)
+    soviet = secrets["soviet"]
+    while state.phase != "axis-ops" or state.turn != 1:
+        side = state.awaiting.side
+        if state.phase == "letters":
+            draft = OrdersFile(state.game, side, state.step, state.hash(),
+                               (freeze({"letters": "commit", "secret_letters": [number, "1", "1"]}),))
+            reveals, mints = game.prepare_hidden(state, draft, soviet)
+            f = OrdersFile(state.game, side, state.step, state.hash(), (freeze({"letters": "commit"}),),
+                           reveals=freeze(reveals), mints=tuple(freeze(m) for m in mints))
+        else:
+            f = orders_file(state, side, secrets.get(side))
+        state = game.adjudicate(state, [f], secrets=[] if side == "soviet" else [soviet]).state
+    assert coatney.drawn_oob(state, soviet) == {"1": "historical", "2": "local-redeployment",
+                                                "3": "strategic-redeployment", "4": "stalins-fortress",
+                                                "5": "budyonny", "6": "tukhachevsky"}[number]
+    f = orders_file(state, "axis", None)
+    return game.adjudicate(state, [f], secrets=[soviet]).state
+
+
+@pytest.mark.parametrize("number", ["1", "2", "3", "4", "5", "6"])
+def test_the_soviet_bot_sets_up_every_order_of_battle_its_letters_can_draw(number):
+    after = _to_first_axis_move(number)
+    forfeits = [e["text"] for e in after.log["events"] if e["kind"] == "forfeit"]
+    assert not forfeits, forfeits
+    assert not after.over
+    assert (after.extras.get("scenario") or {}).get("oob")  # the letter opened with the counters
+
+
+def test_the_axis_marches_on_the_victory_cities_it_does_not_hold():
+    """IV: the Axis wins with supply lines into enough Soviet victory cities; its units head for the nearest."""
+    from pbem.bots.coatney import _field, _guards
+    from pbem.rulesets.coatney.position import Position
+
+    job = selfplay.Game("russian-portfolio/russian-portfolio-1941", "march")
+    state, secrets = selfplay.start(job)
+    while not (state.phase == "axis-ops" and state.turn == 2):
+        sides = game.ruleset_of(state).submitters(state)
+        files = [orders_file(state, s, secrets.get(s)) for s in sides]
+        state = game.adjudicate(state, files, secrets=[secrets[s] for s in secrets if s not in sides]).state
+    items = coatney.orders(state, "axis", None)
+    moves = [o for o in items if "move" in o]
+    assert moves and items[-1] == {"end_turn": True}
+    rs = game.ruleset_of(state)
+    pos = Position(rs.data(state), state)
+    field = _field(pos, "axis")
+    guards = _guards(pos, "axis")  # Warsaw and Bucharest, when a Soviet unit nears them (IV ¶4)
+    for o in moves:
+        if o["move"] in guards:
+            continue
+        start = pos.units[o["move"]].loc
+        end = pos.board.index(o["path"][-1])
+        assert field[end] < field[start]

@@ -1,0 +1,92 @@
+"""Solitaire for every game (issue 18 §2): `pbem new SCENARIO --solitaire SIDE` makes the tool play SIDE (a secret it
+needs is kept beside the state as SIDE.secret), and `pbem adjudicate` of the player's orders runs on through the
+tool's steps until the player is awaited again, with one report covering all of them; `pbem verify` re-runs it.
+Driven from the CLI, as a player would."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from pbem.cli.main import main
+
+
+def pbem(*args: str) -> str:
+    r = CliRunner().invoke(main, list(args))
+    assert r.exit_code == 0, r.output
+    return r.output
+
+
+def player_key(tmp: Path, side: str) -> str:
+    """The player's own hidden-units key (`pbem keys new`), for a side that hides pieces."""
+    out = pbem("keys", "new", "--side", side, "-o", str(tmp / "mine.secret.yaml"))
+    return next(line.split(": ")[1] for line in out.splitlines() if line.startswith("hidden-units key"))
+
+
+def play(tmp: Path, scenario: str, tool: str, player: str, steps: int, *extra: str) -> list[dict]:
+    """Start a solitaire game and play `steps` of the player's steps with the template's orders; each step's
+    report and next state must verify. Returns the states written."""
+    mine: list[str] = []
+    if (scenario.startswith("barbarossa-fast") and player == "soviet") or scenario.startswith("codeword"):
+        extra += ("--hidden", f"{player}={player_key(tmp, player)}")  # the player's own face-down pieces
+        mine = ["--secret", str(tmp / "mine.secret.yaml")]
+    pbem("new", scenario, "--solitaire", tool, "--seed", "solo", "-o", str(tmp / "s0.yaml"), *extra)
+    states = [yaml.safe_load((tmp / "s0.yaml").read_text())]
+    for i in range(steps):
+        s, o, n, r = (str(tmp / name) for name in (f"s{i}.yaml", f"o{i}.yaml", f"s{i + 1}.yaml", f"r{i}.txt"))
+        pbem("template", s, "--side", player, "-o", o, *mine)
+        pbem("adjudicate", s, o, "-o", n, "--report", r, *mine)
+        pbem("verify", s, o, n, *mine)
+        states.append(yaml.safe_load(Path(n).read_text()))
+    return states
+
+
+def reports(tmp: Path) -> str:
+    return "\n".join(p.read_text() for p in sorted(tmp.glob("r*.txt")))
+
+
+@pytest.mark.parametrize("scenario, tool, player, extra", [
+    ("spi-barbarossa/barbarossa-1941", "soviet", "axis", ("--setup", "historical")),
+    ("spi-barbarossa/barbarossa-1941", "axis", "soviet", ("--setup", "historical")),
+    ("barbarossa-file/barbarossa-file-1941", "soviet", "axis", ()),
+    ("russian-portfolio/russian-portfolio-1941", "axis", "soviet", ("--setup", "historical")),
+    ("codeword-barbarossa/june-1940", "soviet", "german", ()),
+    ("barbarossa-fast/june-1941", "german", "soviet", ()),
+])
+def test_the_tool_plays_its_side_and_one_report_covers_its_steps(tmp_path, scenario, tool, player, extra):
+    states = play(tmp_path, scenario, tool, player, 5 if "portfolio" in scenario else 3, *extra)
+    for st in states:  # the player is awaited after every step (Codeword's steps await both: the tool adds its own)
+        assert st["awaiting"]["side"] == player or (scenario.startswith("codeword") and st["awaiting"]["side"] is None)
+        assert f"solitaire-{tool}" in st["options"]
+    steps = [st["step"] for st in states]
+    assert steps == list(range(steps[0], steps[0] + len(steps)))  # one step per player's step
+    assert "the tool plays " + tool in reports(tmp_path)
+    hides = scenario.split("/")[0] in ("barbarossa-file", "codeword-barbarossa") and tool == "soviet" or \
+        scenario.startswith("barbarossa-fast") and tool == "soviet"
+    assert (tmp_path / f"{tool}.secret").exists() == hides  # only a side that hides pieces needs one
+    for st in states:
+        assert "secret_" not in json.dumps(st)  # the tool's private notes never reach the shared state
+
+
+def test_barbarossa_fast_keeps_its_rulebook_solitaire_russian(tmp_path):
+    """The Russian of `--solitaire soviet` is the rulebook's (SETUP(S) and its priorities), played by the ruleset
+    itself inside the German's steps."""
+    pbem("new", "barbarossa-fast/june-1941", "--solitaire", "soviet", "--seed", "solo", "-o", str(tmp_path / "s0.yaml"))
+    st = yaml.safe_load((tmp_path / "s0.yaml").read_text())
+    assert st["awaiting"]["side"] == "german" and st["extras"]["solitaire"] == "soviet"
+    assert (tmp_path / "soviet.secret").exists()
+
+
+def test_a_solitaire_game_refuses_committed_dice_and_a_side_the_game_lacks(tmp_path):
+    r = CliRunner().invoke(main, ["new", "spi-barbarossa/barbarossa-1941", "--solitaire", "prussia", "-o",
+                                  str(tmp_path / "s.yaml")])
+    assert r.exit_code == 2 and "sides are axis, soviet" in r.output
+    out = pbem("keys", "new", "--side", "axis", "-o", str(tmp_path / "a.yaml"))
+    commit = next(line.split("--commit ")[1].split()[0] for line in out.splitlines() if "--commit" in line)
+    r = CliRunner().invoke(main, ["new", "spi-barbarossa/barbarossa-1941", "--solitaire", "soviet", "--setup",
+                                  "historical", "--commit", commit, "--commit", "soviet=" + "ab" * 32, "-o",
+                                  str(tmp_path / "s.yaml")])
+    assert r.exit_code == 2 and "seed dice" in r.output
