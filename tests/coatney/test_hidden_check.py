@@ -210,27 +210,57 @@ def test_a_later_move_into_a_hex_a_cut_short_move_stayed_in_is_cut_short_too():
     game.verify(st, [o], nxt.to_dict())
 
 
-def test_what_the_axis_check_accepts_is_never_refused_for_over_stacking():
-    """I-74(e), property-style: the bot's whole first movement planned as if nothing were face down
-    (blind_safe=False), with every move also sent to end in the hex of the move before it (so cut-short moves and
-    later ones meet): whatever the Axis's own check accepts, the adjudication with the secret makes. (RP: in BF's
-    historical set-up the counters the Axis can reach are screened by face-up units, so little is ever cut.)"""
-    st = to_first_axis_ops(RP)
-    items = bot.orders(st, "axis", blind_safe=False)
+def re_aimed(items):
+    """The orders, and for each move k the same orders with move k re-aimed to end on the first hex of an earlier
+    move's path that its own path crosses (so that cut-short moves and later ones meet)."""
     moves = [x for x in items if "move" in x]
-    variants = [items]
-    for k in range(1, len(moves)):  # move k re-aimed to end on a hex of an earlier move's path, where its own allows
+    out = [items]
+    for k in range(1, len(moves)):
         earlier = {h for m in moves[:k] for h in m["path"]}
         path = list(moves[k]["path"])
         for h in sorted(earlier & set(path[:-1]))[:1]:
-            variants.append([*moves[:k], {**moves[k], "path": path[:path.index(h) + 1]}, *moves[k + 1:]])
+            out.append([*moves[:k], {**moves[k], "path": path[:path.index(h) + 1]}, *moves[k + 1:]])
+    return out
+
+
+def never_refused(st, secret, variants):
+    """Adjudicates (with the secret) every variant the Axis's own check (without it) accepts: never refused, no
+    hex over 3 units. How many were accepted and how many had a move cut short."""
     tried = cut = 0
-    for v in variants[:12]:
+    for v in variants:
         o = send(st, "axis", [*v, {"end_turn": True}])
         if game.check_details(st, [o]).violations:
             continue
         tried += 1
-        nxt = game.adjudicate(st, [o], secrets=[SOVIET]).state  # never OrdersRejected
+        nxt = game.adjudicate(st, [o], secrets=[secret]).state  # never OrdersRejected
         assert all(len(ids) <= 3 for ids in axis_stacks(nxt).values())
         cut += any(" stay at " in e["text"] or " stop at " in e["text"] for e in nxt.log["events"])
+    return tried, cut
+
+
+def test_what_the_axis_check_accepts_is_never_refused_for_over_stacking():
+    """I-74(e), property-style: the bot's whole first movement planned as if nothing were face down
+    (blind_safe=False), and its moves re-aimed at earlier moves' paths: whatever the Axis's own check accepts, the
+    adjudication with the secret makes. (RP: in BF's historical set-up the counters the Axis can reach are
+    screened by face-up units, so little is ever cut.)"""
+    st = to_first_axis_ops(RP)
+    tried, cut = never_refused(st, SOVIET, re_aimed(bot.orders(st, "axis", blind_safe=False))[:12])
     assert tried >= 5 and cut >= 3, (tried, cut)
+
+
+@pytest.mark.parametrize("seed", ["oob1", "oob2", "oob3", "oob4"])
+@pytest.mark.parametrize("scen", ["barbarossa-file/barbarossa-file-1941", "russian-portfolio/russian-portfolio-1941"],
+                         ids=["bf", "rp"])
+def test_self_play_face_down_set_ups_never_refuse_what_the_axis_check_accepts(scen, seed):
+    """I-74(e) over the face-down set-ups self-play draws (other scenarios, other counters; seed oob1 of BF was
+    refused "5 units in 0517 (Brest)" before I-74(c)'s look-ahead): the bot's first movement without blind_safe."""
+    from pbem.bots import orders_file
+    from pbem.selfplay import Game, start
+
+    st, secrets = start(Game(scen, seed))
+    while not (st.phase.startswith("axis-ops") and st.extras.get("facedown")):
+        sides = game.ruleset_of(st).submitters(st)
+        files = [orders_file(st, s, secrets.get(s)) for s in sides]
+        st = game.adjudicate(st, files, secrets=[secrets[s] for s in secrets if s not in sides]).state
+    tried, _ = never_refused(st, secrets["soviet"], re_aimed(bot.orders(st, "axis", blind_safe=False))[:6])
+    assert tried >= 1
