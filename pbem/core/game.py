@@ -13,7 +13,8 @@ from typing import Any, Mapping, Sequence
 
 from . import dice as dicemod
 from .dice import Dice
-from .errors import MismatchError, OrdersRejected, SchemaError, UsageError, VerificationFailed
+from .contract import Problem
+from .errors import MismatchError, OrdersRejected, SchemaError, StateInconsistent, UsageError, VerificationFailed
 from .events import Outcome, Violation
 from .frozen import EMPTY, freeze, thaw
 from .hashing import digest
@@ -24,8 +25,22 @@ from .scenario import Scenario, find_scenario
 from .state import DiceState, GameState
 
 
-def load_state(path: str) -> GameState:
-    return GameState.from_dict(load_document(path, "state"))
+def load_state(path: str, *, check: bool = True) -> GameState:
+    """A state file, refused (exit 2) when its own consistency checks find what cannot be (`consistency`);
+    `check=False` only for a referee's `pbem show --check`, which lists the problems instead."""
+    state = GameState.from_dict(load_document(path, "state"))
+    if check:
+        errors = [p for p in consistency(state) if p.error]
+        if errors:
+            raise StateInconsistent([p.line().removeprefix("error: ") for p in errors],
+                                    where="<stdin>" if path == "-" else path)
+    return state
+
+
+def consistency(state: GameState) -> list[Problem]:
+    """What the state says that cannot be, errors first (Ruleset.consistency)."""
+    found = ruleset_of(state).consistency(state)
+    return sorted(found, key=lambda p: not p.error)
 
 
 def load_orders(path: str) -> OrdersFile:

@@ -1,0 +1,78 @@
+"""SPI Barbarossa: what a state must be to be played on (Ruleset.consistency).
+
+Units stand on hexes of the map they may enter (not the sea; a lake only while it is frozen, Winter (A));
+every unit of the order of battle is in the record; the phase awaits the side and kind of step the sequence
+of play gives it. Stacks: the limit holds at the end of a movement phase (STACKING (A)) and retreats may break
+it (STACKING (C)), so a stack over the limit is refused only in a deployment, and only warned of otherwise.
+"""
+from __future__ import annotations
+
+from ...core.consistency import awaiting_problem, missing_units, placement_problems, unknown_phase, unknown_units
+from ...core.contract import Problem
+from ...core.state import GameState
+from .common import stack_limit, stack_points
+from .data import SIDES, SpiData
+
+RULES = "spi-barbarossa"
+
+
+def problems(state: GameState, d: SpiData, scenario_units: list[str], phase_text: dict[str, str]) -> list[Problem]:
+    out = unknown_phase(state, phase_text)
+    out += _awaiting(state, phase_text)
+    out += placement_problems(state)
+    out += missing_units(state, scenario_units, f"{RULES} order of battle")
+    out += unknown_units(state, scenario_units, f"{RULES} order of battle")
+    winter = d.weather_for(state.date) == "winter" if len(state.date) >= 7 and state.date[5:7].isdigit() else False
+    points: dict[tuple[str, str], int] = {}
+    for u in state.units:
+        if u.type not in d.counters:
+            out.append(Problem("STATE_UNIT_TYPE", f"{RULES} counters", f"unit {u.id} has type {u.type!r}, which is "
+                               "no counter of this scenario", unit=u.id))
+            continue
+        if u.status != "active" or u.location is None:
+            continue
+        if not d.board.has(u.location):
+            out.append(Problem("STATE_PLACE_UNKNOWN", f"{RULES} map", f"unit {u.id} stands at {u.location!r}, which is "
+                               "not a hex id of the map", unit=u.id, place=u.location))
+            continue
+        terrain = d.terrain_of[d.board.index(u.location)]
+        t = d.terrain.get(terrain)
+        if t is not None and winter and t.frozen_as:
+            t = d.terrain.get(t.frozen_as)
+        if t is None or t.cost is None:
+            case = "Winter (A)" if terrain == "lake" else "Terrain Effects Chart"
+            out.append(Problem("STATE_PLACE_IMPASSABLE", f"{RULES} {case}", f"unit {u.id} stands at "
+                               f"{d.board.label(u.location)}, a {terrain} hex no unit may enter"
+                               + (" (lakes freeze only in winter)" if terrain == "lake" else ""),
+                               unit=u.id, place=u.location))
+        counter = d.counters[u.type]
+        key = (u.side, u.location)
+        points[key] = points.get(key, 0) + stack_points(_Stackable(counter, u.side))
+    deployment = state.phase == "setup"
+    for (side, place), pts in sorted(points.items()):
+        limit = stack_limit(d, side)
+        if pts > limit:
+            out.append(Problem("STATE_STACK_OVER_LIMIT", f"{RULES} STACKING (A), (C)", f"{side} units at "
+                               f"{d.board.label(place)} count {pts} stacking points (limit {limit})"
+                               + ("" if deployment else ": legal only after a retreat, until the end of the owner's "
+                                  "next movement phase"), place=place, error=deployment))
+    return out
+
+
+class _Stackable:
+    """What `stack_points` reads of a unit."""
+
+    def __init__(self, ct, side: str) -> None:  # type: ignore[no-untyped-def]
+        self.ct, self.side = ct, side
+
+
+def _awaiting(state: GameState, phase_text: dict[str, str]) -> list[Problem]:
+    """Sequence of Play: each phase awaits one side's orders (setup: its deployment; decision: the defender)."""
+    phase = state.phase
+    if phase not in phase_text:
+        return []
+    if phase == "over":
+        return awaiting_problem(state, None, "none", phase_text[phase])
+    kind = {"setup": "setup", "decision": "decision"}.get(phase, "orders")
+    side = state.awaiting.side if state.awaiting.side in SIDES else SIDES[0]
+    return awaiting_problem(state, side, kind, phase_text[phase])

@@ -1,0 +1,52 @@
+"""Every order form and standing answer of SPI Barbarossa, and the steps that accept each (`pbem template`).
+
+The shapes are those of schemas/spi-barbarossa-order.schema.json; the examples are orders of the worked
+example's positions (docs/file-formats.md quotes them, and a test plays them)."""
+from __future__ import annotations
+
+from ...core.contract import Field, OrderForm, form
+
+SETUP, FIRST, DECISION, SECOND = "setup", "movement-combat", "decision", "second-movement"
+
+PLACE = form("place", "{place: UNIT, at: HEX}", "a unit of your deployment, on a hex id or city name",
+             "Initial Deployment", {"place": "r5", "at": "1715"}, Field("place", "unit"), Field("at", "place"))
+EXCHANGE = form("exchange", "{exchange: [UNIT, UNIT]}", "Soviet set-up, What-if 7: starting units for reorganised "
+                "ones", "Variable Situations 7", {"exchange": ["r11", "r12"]}, Field("exchange", "units"))
+MOVE = form("move", "{move: UNIT or [UNIT, UNIT], path: [HEX, ...]}", "every hex entered, in order", "MOVEMENT (A), (C)",
+            {"move": "pzgr2", "path": ["1224"]}, Field("move", "units"), Field("path", "places"))
+RAIL = form("rail", "{rail: UNIT, path: [HEX, ...]}", "at the start of the phase, up to 12 hexes (support units in "
+            "the second movement phase)", "MOVEMENT (M), (O)",
+            {"rail": "k-rear1", "path": ["0921", "0922", "0923"]}, Field("rail", "units"), Field("path", "places"))
+OVERRUN = form("overrun", "{overrun: HEX, with: [UNIT, ...], path: [..., HEX]}", "motorized units, 9-1 or better "
+               "(or paths: {UNIT: [...]})", "OVERRUN", {"overrun": "1420", "with": ["pzgr1"], "path": ["1321", "1420"]},
+               Field("overrun", "place"), Field("with", "units"), Field("path", "places"))
+ENTER = form("enter", "{enter: UNIT, at: HEX}", "a reinforcement due now, first movement phase", "Reinforcements",
+             {"enter": "k-rear2", "at": "0121"}, Field("enter", "unit"), Field("at", "place"))
+BREAKDOWN = form("breakdown", "{breakdown: ARMY}", "first in a movement phase: the army becomes its corps",
+                 "STACKING (C)", {"breakdown": "a6"}, Field("breakdown", "unit"))
+RECOMBINE = form("recombine", "{recombine: [CORPS, ...]}", "last in a movement phase: stacked corps become an army",
+                 "STACKING (C)", {"recombine": ["a6-1", "a6-2", "a6-3"]}, Field("recombine", "units"))
+ATTACK = form("attack", "{attack: HEX, with: [UNIT, ...], supply: SUPPLYUNIT, air: [LUFTWAFFE], retreat: HEX}",
+              "adjacent units attack one or more hexes", "COMBAT (A)-(I)",
+              {"attack": "Lvov", "with": ["pzgr1", "a6"], "supply": "sup-south", "air": ["lf4"]},
+              Field("attack", "places"), Field("with", "units"), Field("supply", "unit", required=False),
+              Field("air", "units", required=False), Field("retreat", "place", required=False))
+CRT = form("crt", "crt: I | II | auto (or per combat: {1: I, 2: II})", "the table you choose when the enemy attacks "
+           "you; auto takes the one with fewer DE results", "COMBAT general rule", {"crt": "auto"},
+           Field("crt", "choice", choices=("I", "II", "auto")), answer=True)
+
+ALL: tuple[OrderForm, ...] = (PLACE, EXCHANGE, MOVE, RAIL, OVERRUN, ENTER, BREAKDOWN, RECOMBINE, ATTACK, CRT)
+BY_PHASE: dict[str, tuple[OrderForm, ...]] = {
+    SETUP: (PLACE, EXCHANGE),
+    FIRST: (MOVE, RAIL, OVERRUN, ENTER, BREAKDOWN, RECOMBINE, ATTACK, CRT),
+    DECISION: (CRT,),
+    SECOND: (MOVE, RAIL, OVERRUN, BREAKDOWN, RECOMBINE, CRT),
+}
+
+
+def for_step(phase: str, side: str, options: tuple[str, ...]) -> tuple[OrderForm, ...]:
+    """The forms this step accepts: `exchange` only from the Soviet with What-if 7."""
+    out = BY_PHASE.get(phase, ())
+    if phase == SETUP and (side != "soviet" or "reorganized-red-army" not in options):
+        out = tuple(f for f in out if f is not EXCHANGE)
+    return out
