@@ -82,8 +82,9 @@ class Ruleset(ABC):
         """The odds of an attack as the player describes it, and the exact chance of every result."""
         raise UsageError(f"{self.name} has no combat, so there are no odds to give")
 
-    def route(self, state: GameState, unit_id: str, target: str) -> Route:
-        """The cheapest legal path of a unit to a place in the current step, with its cost."""
+    def route(self, state: GameState, unit_id: str, target: str, *, check: bool = True) -> Route:
+        """The cheapest legal path of a unit to a place in the current step, with its cost; `check`: the move
+        order it gives is checked by the rules (`objection`) when the unit's side is to move."""
         raise UsageError(f"{self.name} has no movement a route could help with")
 
     def objection(self, state: GameState, side: str, order: Mapping[str, Any]) -> str:

@@ -18,7 +18,7 @@ from .data import ARMY, GERMAN, LUFTFLOTTE, PANZER, Data
 G_MOVE, G_ATTACK, R_MOVE = "german-movement", "german-attacks", "russian-movement"
 
 
-def fewest_links(ruleset: Any, state: GameState, data: Data, unit_id: str, target: str) -> Route:
+def fewest_links(ruleset: Any, state: GameState, data: Data, unit_id: str, target: str, check: bool = True) -> Route:
     u = state.unit(unit_id)
     if u is None or u.status != "active" or not u.location or u.type == LUFTFLOTTE:
         raise ReferenceError_(f"no unit {unit_id!r} on a position of the map (luftflotten fly with `air:` orders)")
@@ -47,8 +47,8 @@ def fewest_links(ruleset: Any, state: GameState, data: Data, unit_id: str, targe
     path = path[::-1][1:]
     reach = _reach(ruleset, state, u.type)
     order = _order(state, unit_id, path, held.get(goal) not in (None, u.side), reach)
-    refused = ruleset.objection(state, u.side, order) if order is not None and u.side in ruleset.submitters(state) \
-        else ""
+    refused = ruleset.objection(state, u.side, order) if check and order is not None and \
+        u.side in ruleset.submitters(state) else ""
     if order is None and path:
         refused = f"no move of {unit_id} is ordered in this step ({state.awaiting.phase})"
     return Route(unit_id, goal, tuple(path), len(path), reach, "links", order, refused)

@@ -210,10 +210,10 @@ class BarbarossaFast(Ruleset):
 
         return battle_odds(attack, defense, modifiers)
 
-    def route(self, state: GameState, unit_id: str, target: str) -> Route:
+    def route(self, state: GameState, unit_id: str, target: str, *, check: bool = True) -> Route:
         from .route import fewest_links
 
-        return fewest_links(self, state, self._data(state), unit_id, target)
+        return fewest_links(self, state, self._data(state), unit_id, target, check)
 
     def consistency(self, state: GameState) -> list[Problem]:
         from . import checks

@@ -49,6 +49,8 @@ def problems(state: GameState, d: CoatneyData, rules: str, scenario_units: list[
         if ct.cls != "dummy":
             stacks.setdefault((u.side, u.location), []).append(ct)
     for (side, place), cts in sorted(stacks.items()):
+        if len(cts) == 1 and d.terrain[d.board.index(place)] == "clear":
+            continue  # one unit on clear terrain: nothing XII limits (the common case, kept cheap)
         why = _over(cts)
         if why:
             out.append(Problem("STATE_STACK_OVER_LIMIT", f"{rules} XII", f"{side} units at {d.board.label(place)}: "

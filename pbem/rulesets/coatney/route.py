@@ -21,7 +21,7 @@ from .turn import PHASES, reserve_of
 from .zoc import zoc_owners
 
 
-def cheapest(ruleset: object, state: GameState, unit_id: str, target: str) -> Route:
+def cheapest(ruleset: object, state: GameState, unit_id: str, target: str, check: bool = True) -> Route:
     pos = Position(ruleset.data(state), state)  # type: ignore[attr-defined]
     u = pos.units.get(unit_id)
     if u is None or not u.active or u.loc is None:
@@ -70,7 +70,7 @@ def cheapest(ruleset: object, state: GameState, unit_id: str, target: str) -> Ro
     ids = tuple(pos.hex_id(h) for h in path)
     order = {"move": unit_id, "path": list(ids)}
     refused = ""
-    if state.phase in PHASES and u.side in ruleset.submitters(state):  # type: ignore[attr-defined]
+    if check and state.phase in PHASES and u.side in ruleset.submitters(state):  # type: ignore[attr-defined]
         refused = ruleset.objection(state, u.side, order)  # type: ignore[attr-defined]
     elif cost > basic + bonus and len(path) > 1:
         refused = f"it costs {cost} MF, more than the {basic + bonus} the unit has (XI.A.2)"

@@ -383,14 +383,16 @@ class CoatneyRuleset(Ruleset):
                                 u.ct.name))
         return tuple(out)
 
-    def route(self, state: GameState, unit_id: str, target: str) -> Route:
+    def route(self, state: GameState, unit_id: str, target: str, *, check: bool = True) -> Route:
         from .route import cheapest
 
-        return cheapest(self, state, unit_id, target)
+        return cheapest(self, state, unit_id, target, check)
 
     def consistency(self, state: GameState) -> list[Problem]:
         data = self.data(state)
-        ids = [u.id for u in self.starting_units(data)]
+        ids = data.__dict__.get("_starting_ids")
+        if ids is None:  # once per scenario: states are checked on every load
+            ids = data.__dict__["_starting_ids"] = [u.id for u in self.starting_units(data)]
         return super().consistency(state) + checks.problems(state, data, self.id, ids)
 
     def summary(self, state: GameState, side: str | None, keys: Any = None) -> dict:

@@ -17,7 +17,7 @@ from .movement import _enterable
 from .situation import Situation
 
 
-def fewest_areas(ruleset: Any, state: GameState, data: Data, unit_id: str, target: str) -> Route:
+def fewest_areas(ruleset: Any, state: GameState, data: Data, unit_id: str, target: str, check: bool = True) -> Route:
     u = state.unit(unit_id)
     if u is None or u.status != "active" or not u.location:
         raise ReferenceError_(f"no unit {unit_id!r} in play")
@@ -45,7 +45,7 @@ def fewest_areas(ruleset: Any, state: GameState, data: Data, unit_id: str, targe
     path = path[::-1][1:]
     order = {"move": unit_id, "path": path[:reach]} if path else None
     refused = ""
-    if order is not None:
+    if order is not None and check:
         refused = ruleset.objection(state, u.side, order) if state.phase == "movement" else \
             f"units move in the Movement Phase, not in this step ({state.awaiting.phase})"
     return Route(unit_id, goal, tuple(path), len(path), reach, "areas", order, refused)

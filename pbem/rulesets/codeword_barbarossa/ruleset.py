@@ -195,10 +195,11 @@ class CodewordBarbarossa(Ruleset):
                      for u in sorted(state.units, key=lambda u: (str(u.location), u.id))
                      if u.side == side and u.status == "active" and u.location)
 
-    def route(self, state: GameState, unit_id: str, target: str) -> Route:
+    def route(self, state: GameState, unit_id: str, target: str, *, check: bool = True) -> Route:
         from .route import fewest_areas
 
-        return fewest_areas(self, state, load(find_scenario(state.scenario.path or state.scenario.id)), unit_id, target)
+        data = load(find_scenario(state.scenario.path or state.scenario.id))
+        return fewest_areas(self, state, data, unit_id, target, check)
 
     def consistency(self, state: GameState) -> list[Problem]:
         from . import checks

@@ -337,8 +337,10 @@ class SpiBarbarossa(Ruleset):
 
     def consistency(self, state: GameState) -> list[Problem]:
         d = spidata.load(self._scenario(state))
-        ids = [uid for uid, _, _ in scenario_units(d, state.options)]
-        return super().consistency(state) + checks.problems(state, d, ids, PHASE_TEXT)
+        cache = d.__dict__.setdefault("_unit_ids", {})  # once per scenario and options: states load on every command
+        if state.options not in cache:
+            cache[state.options] = [uid for uid, _, _ in scenario_units(d, state.options)]
+        return super().consistency(state) + checks.problems(state, d, cache[state.options], PHASE_TEXT)
 
     def summary(self, state: GameState, side: str | None, keys: Any = None) -> dict:
         d = spidata.load(self._scenario(state))
@@ -354,7 +356,7 @@ class SpiBarbarossa(Ruleset):
                 "awaiting": state.awaiting.to_dict(), "forces": counts, "axis_city_points": axis_vp,
                 "control": dict(state.control), "result": dict(state.result) if state.result else None}
 
-    def route(self, state: GameState, unit_id: str, target: str) -> Route:
+    def route(self, state: GameState, unit_id: str, target: str, *, check: bool = True) -> Route:
         """Cheapest legal path for a unit to a hex in the current movement phase, with its cost; the rules' own
         check of the move order it gives, when the unit's side is to move."""
         from .movement import cheapest_path
@@ -377,7 +379,7 @@ class SpiBarbarossa(Ruleset):
         refused = ""
         if cost > allowance(pos, u) and len(path) > 1:
             refused = f"it costs {cost} MP, more than the allowance of {allowance(pos, u)} (MOVEMENT (C))"
-        elif state.phase in (FIRST, SECOND) and u.side in self.submitters(state):
+        elif check and state.phase in (FIRST, SECOND) and u.side in self.submitters(state):
             refused = self.objection(state, u.side, order)
         return Route(unit_id, pos.hex_id(goal), ids, cost, allowance(pos, u), "MP", order, refused)
 
