@@ -11,13 +11,13 @@ from typing import Callable, Iterable, Sequence
 from .contract import Problem
 from .state import GameState, Unit
 
-STATUSES = ("active", "pending", "eliminated", "withdrawn")
 KINDS = ("orders", "setup", "decision", "none")
 STATE = "state file (docs/file-formats.md)"
 
 
 def basic_problems(state: GameState, sides: Sequence[str]) -> list[Problem]:
-    """Each unit once, on a side of the game, with a known status; the step awaiting one of the game's sides."""
+    """Each unit once, on a side of the game; the step awaiting one of the game's sides (the schema has checked
+    every value's shape, a unit's status among them)."""
     out: list[Problem] = []
     seen: set[str] = set()
     for u in state.units:
@@ -27,9 +27,6 @@ def basic_problems(state: GameState, sides: Sequence[str]) -> list[Problem]:
         if u.side not in sides:
             out.append(Problem("STATE_UNIT_SIDE", STATE, f"unit {u.id} is on side {u.side!r}, which this game does "
                                f"not have (sides: {', '.join(sides)})", unit=u.id))
-        if u.status not in STATUSES:
-            out.append(Problem("STATE_UNIT_STATUS", STATE, f"unit {u.id} has status {u.status!r}; known: "
-                               f"{', '.join(STATUSES)}", unit=u.id))
     aw = state.awaiting
     if aw.kind not in KINDS:
         out.append(Problem("STATE_AWAITING", STATE, f"the state awaits {aw.kind!r}; known: {', '.join(KINDS)}"))

@@ -417,3 +417,17 @@ def test_route_answers_for_units_and_refuses_unknowns(played: Played, tmp_path: 
     assert cli("route", c.state_path, "no-such-unit", c.place).exit_code == 2
     if c.unit != "no-unit":
         assert cli("route", c.state_path, c.unit, "no-such-place").exit_code == 2
+
+
+# --- the repository's own states -----------------------------------------------------------------------------------
+REPO = Path(__file__).resolve().parents[2]
+STATE_FILES = sorted(p.relative_to(REPO).as_posix() for folder in ("examples", "tests", "docs")
+                     for p in (REPO / folder).rglob("*") if p.suffix in (".yaml", ".json") and p.is_file()
+                     and "pbem/state@1" in p.read_text(encoding="utf-8", errors="replace")[:400])
+
+
+@pytest.mark.parametrize("path", STATE_FILES)
+def test_every_state_file_of_the_repository_is_consistent(path: str) -> None:
+    """The worked examples' and fixtures' states pass the consistency checks every command runs on loading."""
+    state = game.load_state(str(REPO / path))
+    assert not [p.line() for p in game.consistency(state) if p.error]

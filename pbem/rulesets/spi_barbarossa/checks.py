@@ -21,7 +21,7 @@ def problems(state: GameState, d: SpiData, scenario_units: list[str], phase_text
     out += _awaiting(state, phase_text)
     out += placement_problems(state)
     out += missing_units(state, scenario_units, f"{RULES} order of battle")
-    out += unknown_units(state, scenario_units, f"{RULES} order of battle")
+    out += unknown_units(state, scenario_units, f"{RULES} order of battle", lambda u: _corps_of_an_army(state, d, u))
     winter = d.weather_for(state.date) == "winter" if len(state.date) >= 7 and state.date[5:7].isdigit() else False
     points: dict[tuple[str, str], int] = {}
     for u in state.units:
@@ -57,6 +57,16 @@ def problems(state: GameState, d: SpiData, scenario_units: list[str], phase_text
                                + ("" if deployment else ": legal only after a retreat, until the end of the owner's "
                                   "next movement phase"), place=place, error=deployment))
     return out
+
+
+def _corps_of_an_army(state: GameState, d: SpiData, u: object) -> bool:
+    """STACKING (C): an army's corps are units `ARMY.1`, `ARMY.2` ... made by its first breakdown."""
+    army_id, _, n = getattr(u, "id", "").rpartition(".")
+    army = state.unit(army_id)
+    if army is None or not n.isdigit() or army.type not in d.counters:
+        return False
+    into = d.counters[army.type].breaks_into
+    return into is not None and 1 <= int(n) <= into[1] and getattr(u, "type", "") == into[0]
 
 
 class _Stackable:
