@@ -106,7 +106,7 @@ def _legal(state: GameState, side: str, items: list[dict], secrets: list[Mapping
 
 
 def _eastward(pos: Any, u: Any, steps: int) -> list[int]:
-    """Up to `steps` hexes toward the east (higher columns), stopping at the first enemy ZOC."""
+    """Up to `steps` hexes toward the east (`board.east`), stopping at the first enemy ZOC."""
     from ..rulesets.coatney.params import enemy
     from ..rulesets.coatney.zoc import zoc_owners
 
@@ -114,8 +114,8 @@ def _eastward(pos: Any, u: Any, steps: int) -> list[int]:
     path: list[int] = []
     here = u.loc
     for _ in range(steps):
-        col = int(pos.hex_id(here)[:2])
-        options = [n for n in pos.board.neighbours(here) if int(pos.hex_id(n)[:2]) > col and pos.crossable(here, n)
+        x = pos.board.east(here)
+        options = [n for n in pos.board.neighbours(here) if pos.board.east(n) > x and pos.crossable(here, n)
                    and not pos.enemy_occupied(n, u.side) and n not in path]
         if not options:
             break

@@ -196,6 +196,17 @@ def test_minimum_move_of_one_hex_disperses(scen):
         == ["MOVE_EXCEEDS_MF"]
 
 
+def highway(scen):
+    """The Moscow-Minsk highway's hexes, in order from Minsk (X.A, advanced map)."""
+    d = data(scen)
+    b = d.board
+    here, chain = b.index(b.resolve("Minsk")), []
+    while here is not None:
+        chain.append(b.ids[here])
+        here = next((n for n in b.neighbours(here) if d.highway[n] and b.ids[n] not in chain), None)
+    return chain
+
+
 def river_into_ezoc(scen):
     """A clear Soviet hex `a` with a river hexside to a clear Soviet hex `b`, and a clear hex `c` beyond `b`
     (not next to `a`): a unit at `c` puts `b`, not `a`, in its ZOC."""
@@ -331,8 +342,8 @@ def test_a_lake_crossing_is_a_whole_one_hex_move(scen):
 
 def test_the_hungarian_unit_never_enters_rumania():
     """X.D.2: "The Hungarian unit may never enter Romania" (I-55)."""
-    st = ops(BF, {"hu-mobk": "0127"})
-    v = rejected(st, "axis", [{"move": "hu-mobk", "path": ["0128"]}])
+    st = ops(BF, {"hu-mobk": "Z1"})  # printed codes: Z1 Hungarian, Z2 Rumanian
+    v = rejected(st, "axis", [{"move": "hu-mobk", "path": ["Z2"]}])
     assert codes(v) == ["MOVE_HUNGARY_ROMANIA"] and v[0].rule == "barbarossa-file X.D.2"
 
 
@@ -357,16 +368,20 @@ def test_moving_gains_control_and_is_reported(scen):
 def test_the_highway_halves_motorized_movement_on_the_advanced_map():
     """X.A: "ADVANCED MAP/Moscow-Minsk Highway: In Good and Mud weather, moving from one Moscow-Minsk Highway hex
     to another costs armor, armored infantry, armored cavalry, and motorized infantry units only 1/2 movement
-    factor." Option advanced-map; the highway runs 1014 (Minsk) to 2311 (Moscow) on our map."""
-    road = ["1213", "1313", "1413", "1513", "1612", "1712"]
-    st = ops(BF, {"de-pzk3": "1114", "de-k1": "1114"})
+    factor." Option advanced-map; the highway runs from Minsk to Moscow (M21) on our map."""
+    d = data(BF)
+    chain = highway(BF)
+    start_hex, road = chain[1], chain[2:8]
+    st = ops(BF, {"de-pzk3": start_hex, "de-k1": start_hex})
     adv = st.evolve(options=("advanced-map",))
     fast = step(adv, "axis", [{"move": "de-pzk3", "path": road}])  # 6 road hexes for 3 MF, its basic allowance
-    assert events(fast, "move")[0]["data"]["cost"] == 3 and where(fast, "de-pzk3") == "1712"
+    assert events(fast, "move")[0]["data"]["cost"] == 3 and where(fast, "de-pzk3") == road[-1]
     assert codes(rejected(st, "axis", [{"move": "de-pzk3", "path": road}])) == ["MOVE_EXCEEDS_MF"]  # basic map
     slow = step(adv, "axis", [{"move": "de-k1", "path": road[:3]}])  # infantry pays in full
     assert events(slow, "move")[0]["data"]["cost"] == 3
-    half = step(adv, "axis", [{"move": "de-pzk3", "path": ["1213", "1214"]}])  # off the road: 1/2 + 1
+    b = d.board
+    off = next(b.ids[n] for n in b.neighbours(b.index(road[0])) if not d.highway[n] and d.terrain[n] == "clear")
+    half = step(adv, "axis", [{"move": "de-pzk3", "path": [road[0], off]}])  # off the road: 1/2 + 1
     assert events(half, "move")[0]["data"]["cost"] == 1.5
-    snow = ops(BF, {"de-pzk3": "1114"}, weather="snow").evolve(options=("advanced-map",))
+    snow = ops(BF, {"de-pzk3": start_hex}, weather="snow").evolve(options=("advanced-map",))
     assert codes(rejected(snow, "axis", [{"move": "de-pzk3", "path": road[:4]}])) == ["MOVE_EXCEEDS_MF"]
