@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import math
 import os
-import re
 import subprocess
 from collections import deque
 from functools import lru_cache
@@ -475,7 +474,6 @@ def test_highway(doc, game):
 
 def test_supply_edges(doc, game):
     e = doc["edges"]
-    g = doc["grid"]
     assert e["axis_supply"] and e["soviet_supply"]
     for hid in e["axis_supply"]:
         assert on_edge(doc, hid, "west") and doc["hexes"][hid]["country"] in AXIS
