@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -qq --upgrade pip
-	$(PY) -m pip install -qq -e '.[test]'
+	$(PY) -m pip install -qq -e '.[test,maps]'
 	touch $(STAMP)
 
 # Byte-compile pbem as pip does for a regular install (an editable one is not, and with

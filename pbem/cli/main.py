@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -162,17 +163,22 @@ def new(scenario: str, output: str, seed: str | None, game_id: str | None, optio
 @click.option("--side", help="show only what this side may see")
 @click.option("--report", "report_fmt", type=click.Choice(["text", "md", "json"]), help="print the last step's report")
 @click.option("--secret", "secret_file", help="your secret file: see your own hidden units (docs/hidden.md)")
+@click.option("--units", is_flag=True, help="list every unit the side may see, own and enemy, with place and status")
 @click.option("--check", "check_only", is_flag=True,
               help="referee: list what the state says that cannot be (exit 2 if any is an error)")
 @json_option
 @run
-def show(state_file: str, side: str | None, report_fmt: str | None, secret_file: str | None, check_only: bool,
-         as_json: bool) -> int | None:
+def show(state_file: str, side: str | None, report_fmt: str | None, secret_file: str | None, units: bool,
+         check_only: bool, as_json: bool) -> int | None:
     """Status of a game: whose turn, what is awaited, forces and cities."""
     from ..report import render
 
     if check_only:
         return _show_check(state_file, as_json)
+    if units:
+        from .view_cmds import show_units
+
+        return show_units(state_file, side, secret_file, as_json)
     state = game.load_state(state_file)
     secrets = [game.load_secret(secret_file)] if secret_file else []
     if secrets and secrets[0]["side"] not in (state.hidden or {}):
@@ -208,6 +214,7 @@ def show(state_file: str, side: str | None, report_fmt: str | None, secret_file:
         lines.append(f"  {what} (yours only): {', '.join(items)}")
     if "axis_city_points" in summary:
         lines.append(f"  Axis holds {summary['axis_city_points']} city victory points")
+    lines += [textwrap.fill(n, 78, initial_indent="  ", subsequent_indent="    ") for n in summary.get("notes", ())]
     if summary.get("result"):
         lines.append(f"  result: {summary['result']['level']}")
     for s, h in (summary.get("hidden") or {}).items():
@@ -581,6 +588,7 @@ def hidden_check(state_file: str, openings_file: str, as_json: bool) -> None:
 from . import folder_cmds  # noqa: E402,F401  (registers `pbem game` and `pbem audit`)
 from . import mail_cmds  # noqa: E402,F401
 from . import batch_cmds  # noqa: E402,F401  (registers `pbem batch`)
+from . import view_cmds  # noqa: E402,F401  (registers `pbem map` and `pbem where`)
 from . import query_cmds  # noqa: E402,F401  (registers `pbem odds` and `pbem route`)
 
 if __name__ == "__main__":  # pragma: no cover

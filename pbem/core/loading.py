@@ -151,13 +151,17 @@ def _umask() -> int:
     return mask
 
 
-def write_atomic(path: str | Path, text: str, *, force: bool = False, protect: tuple[str, ...] = ()) -> None:
+def write_atomic(path: str | Path, text: str | bytes, *, force: bool = False, protect: tuple[str, ...] = ()) -> None:
     """Write via a temporary file and rename, so a reader never sees half a file.
 
-    `protect` lists input paths that must never be overwritten, even with --force.
+    `protect` lists input paths that must never be overwritten, even with --force. Bytes (a PNG) are
+    written as they are.
     """
     if str(path) == "-":
-        sys.stdout.write(text)
+        if isinstance(text, bytes):
+            sys.stdout.buffer.write(text)
+        else:
+            sys.stdout.write(text)
         sys.stdout.flush()
         return
     target = Path(path)
@@ -175,8 +179,12 @@ def write_atomic(path: str | Path, text: str, *, force: bool = False, protect: t
     except OSError as exc:
         raise UsageError(f"cannot write here: {exc.strerror or exc}", where=str(path)) from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
+        if isinstance(text, bytes):
+            with os.fdopen(fd, "wb") as fb:
+                fb.write(text)
+        else:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+                fh.write(text)
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes private files; outputs are ordinary files
         os.replace(tmp, target)
     except BaseException as exc:

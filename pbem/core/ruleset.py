@@ -126,3 +126,16 @@ class Ruleset(ABC):
         awaiting one of its sides. Rulesets add their own (places, stacks, phases): `game.load_state` refuses a
         state with an error (exit 2), `pbem show --check` lists them all."""
         return basic_problems(state, self.sides)
+
+    def view(self, state: GameState, side: str | None, keys: Keyring | None = None, *, events: bool = True) -> Any:
+        """What `side` (None: anyone) may see, as a `pbem.view.View` the shared renderers draw (docs/maps.md).
+        `keys` knows the viewer's own hidden pieces when its secret was given."""
+        from .errors import UsageError
+
+        raise UsageError(f"{self.id} has no map view")
+
+    def where(self, state: GameState, place: str, side: str | None, keys: Keyring | None = None) -> dict:
+        """What is at one place (`pbem where`): the View's part plus the ruleset's zones of control and supply."""
+        from .errors import UsageError
+
+        raise UsageError(f"{self.id} cannot say what is at a place")

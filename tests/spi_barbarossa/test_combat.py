@@ -67,6 +67,23 @@ def test_J_finns_defending_in_finland_are_doubled():
     assert c["defense"] == 8 and "Finns in Finland x2" in c["modifiers"]
 
 
+def test_J_finns_keep_their_doubling_when_stacked_with_germans():
+    """COMBAT (J): the doubling belongs to the Finnish units, not to the hex: fin1 (4, doubled to 8) stacked with
+    the German corps infk1 (2, not doubled) in Finland defends at 10."""
+    s = mini_state({"fin1": "0302", "infk1": "0302", "r1": "0402", "r2": "0401", "ssup1": "0503"}, side="soviet")
+    out = play(s, {"attack": "0302", "with": ["r1", "r2"]})
+    [c] = kinds(out, "combat")
+    assert c["defense"] == 10 and "Finns in Finland x2" in c["modifiers"]
+
+
+def test_J_no_doubling_for_germans_in_finland():
+    """COMBAT (J): only Finnish units are doubled: the German corps infk1 alone in Finland defends at 2."""
+    s = mini_state({"infk1": "0302", "r1": "0402", "ssup1": "0503"}, side="soviet")
+    out = play(s, {"attack": "0302", "with": ["r1"]})
+    [c] = kinds(out, "combat")
+    assert c["defense"] == 2 and c["modifiers"] == []
+
+
 def test_K_no_attack_across_the_kerch_straits():
     """COMBAT (K): units may not attack across the Kerch Straits."""
     s = mini_state({"pzk1": "1309", "sup1": "1208", "r1": "1409"})

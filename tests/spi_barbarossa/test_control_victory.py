@@ -39,6 +39,7 @@ def test_CONTROL_last_side_passing_through_holds_the_city():
     assert kinds(out, "control") == [{"city": "Minsk", "hex": "0905", "side": "soviet"}]
     assert out.state.control["Minsk"] == "soviet"
     assert where(out.state, "t1") == "0904"
+    assert dict(out.state.extras["held"]) == {"0905": ("axis",)}  # the Axis held it once: it may count again
 
 
 def test_GAME_LENGTH_victory_at_end_of_last_turn_german():
@@ -97,3 +98,49 @@ def test_GAME_LENGTH_no_evaluation_before_the_last_turn():
     assert (out.state.phase, out.state.awaiting.side, out.state.date, out.state.turn) == \
         ("movement-combat", "axis", "1941-08", 3)
     assert out.state.result is None
+
+
+def last_phase(placements, extras):
+    """The Soviet second movement phase of the mini scenario's last game-turn, with these units and extras."""
+    from pbem.core.frozen import freeze, thaw
+    s = mini_state(placements, side="soviet", phase="second-movement", date="1941-08", turn=3)
+    return s.evolve(extras=freeze({**thaw(s.extras), **extras}))
+
+
+def test_CONTROL_city_passed_by_the_axis_but_behind_the_soviet_line_at_the_end_is_soviet():
+    """Control of Cities: a city occupied and, at the end, behind a side's front line is that side's. pz1 passed
+    through Minsk (0905) earlier, but at the end the Soviet line r1-r4 stands in column 08, west of Minsk: Minsk
+    is behind the Soviet line, so the Axis does not score it (the last passer would have)."""
+    s = last_phase({"pz1": "0303", "r1": "0802", "r2": "0805", "r3": "0808", "r4": "0810"}, {"passed": {"0905": "axis"}})
+    out = play(s)
+    [v] = kinds(out, "victory")
+    assert (v["axis_points"], v["cities"]) == (0, [])
+
+
+def test_CONTROL_city_retaken_by_a_pass_but_behind_the_axis_line_at_the_end_is_axis():
+    """Control of Cities: the Axis held Minsk, a Soviet unit passed back through it (the last passer), and at the
+    end Minsk lies behind the Axis line (pz1, pz2, pzk1, inf1 in columns 10-11, east of it, with no Soviet unit
+    west of them): the Axis scores Minsk's 3 points."""
+    s = last_phase({"pz1": "1002", "pz2": "1005", "pzk1": "1008", "inf1": "1010", "r1": "1305"},
+                   {"held": {"0905": ["axis"]}})
+    out = play(s)
+    [v] = kinds(out, "victory")
+    assert (v["axis_points"], v["cities"]) == (3, [{"city": "Minsk", "vp": 3}])
+
+
+def test_CONTROL_city_in_a_gap_of_the_front_goes_to_the_last_passer():
+    """Control of Cities: where both sides' lines reach a city (a gap in the front) the last side to pass a unit
+    through it holds it: the Axis passed through Minsk and no line closes either side off from it."""
+    s = last_phase({"pz1": "0303", "r1": "1301"}, {"passed": {"0905": "axis"}})
+    out = play(s)
+    [v] = kinds(out, "victory")
+    assert v["cities"] == [{"city": "Minsk", "vp": 3}]
+
+
+def test_CONTROL_unit_in_the_city_holds_it_even_in_an_enemy_zone():
+    """Control of Cities: a unit standing in a city controls it even in an enemy zone of control, and even when
+    the city lies behind the enemy's line: pz1 in Minsk is surrounded by Soviet units' zones."""
+    s = last_phase({"pz1": "0905", "r1": "0804", "r2": "1005", "r3": "0906"}, {})
+    out = play(s)
+    [v] = kinds(out, "victory")
+    assert v["cities"] == [{"city": "Minsk", "vp": 3}]

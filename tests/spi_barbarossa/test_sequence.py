@@ -133,6 +133,20 @@ def test_SUPPLY_A_isolated_only_at_the_end_is_not_eliminated():
     assert where(out.state, "t1") == "0210"
 
 
+def test_SUPPLY_A_relieved_then_cut_again_survives():
+    """SUPPLY (A), the parenthesis: a unit whose isolation is relieved at any point of its player-turn is not
+    eliminated at its end, even when it is cut off again. t1 (0210) is cut off by pzk1's zone (0209); the supply
+    unit ssup1 steps into 0310 in the first movement phase (t1 traces to it: relieved) and back to 0410 in the
+    second, leaving t1 cut off at the end of the player-turn: t1 stays."""
+    s = mini_state({"t1": "0210", "pzk1": "0209", "ssup1": "0410"}, side="soviet")
+    assert codes(s, {"move": "t1", "path": ["0310"]}) == ["MOVE_OUT_OF_SUPPLY"]  # cut off at the start
+    out = play(s, {"move": "ssup1", "path": ["0310"]})
+    out = play(out.state, {"move": "ssup1", "path": ["0410"]})
+    assert where(out.state, "ssup1") == "0410"
+    assert kinds(out, "eliminated") == []
+    assert where(out.state, "t1") == "0210"
+
+
 def test_SUPPLY_B_unit_supplied_during_the_phase_may_move():
     """SUPPLY (B): a unit that becomes supplied during a movement phase may move in it: after pz2 overruns t1,
     pz1 (cut off at the start of the phase) moves 1409 -> 1410."""

@@ -95,6 +95,17 @@ def test_mud_attackers_must_be_adjacent_to_supply():
     assert codes(s, {"attack": "0705", "with": ["pz1"]}) == []
 
 
+def test_mud_refusal_names_only_the_unit_out_of_reach():
+    """Rasputitsa (A), COMBAT (I): a refused attack names only the attacker that is out of reach of the supply
+    unit. pz1 (0604) is next to sup1 (0504); infk1 (0706) is not: the violation is infk1's alone."""
+    from pbem.core import game
+    from tests.conftest import orders_for
+    s = mini_state({"pz1": "0604", "infk1": "0706", "sup1": "0504", "r1": "0705"}, date="1941-10")
+    [v] = game.check(s, [orders_for(s, {"attack": "0705", "with": ["pz1", "infk1"]})])
+    assert (v.code, v.unit, v.rule) == ("ATTACK_NO_ATTACK_SUPPLY", "infk1", "spi-barbarossa Rasputitsa (A)")
+    assert v.message.startswith("infk1 is not adjacent to or stacked with") and "pz1" not in v.message
+
+
 def test_winter_axis_adjacent_but_soviets_at_three():
     """Winter (B): German-Allied attackers must be adjacent to a supply unit; the Soviets keep three hexes."""
     s = mini_state({"pz1": "0604", "sup1": "0404", "r1": "0705"}, date="1941-12")

@@ -54,8 +54,97 @@ def validate_https___pbem_invalid_schemas_spi_barbarossa_order_schema_json(data,
             validate_https___pbem_invalid_schemas_spi_barbarossa_order_schema_json___defs_exchange(data, custom_formats, (name_prefix or "data") + "")
             data_one_of_count1 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count1 < 2:
+        try:
+            validate_https___pbem_invalid_schemas_spi_barbarossa_order_schema_json___defs_exit(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count1 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count1 < 2:
+        try:
+            validate_https___pbem_invalid_schemas_spi_barbarossa_order_schema_json___defs_remove(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count1 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count1 != 1:
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be valid exactly by one definition" + (" (" + str(data_one_of_count1) + " matches found)"), value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/spi-barbarossa-order.schema.json', 'title': "one order of SPI Barbarossa (an item of an orders file's `orders` list)", 'description': "exactly one verb key: move, rail, overrun, attack, enter, place, breakdown, recombine or exchange; each verb's shape is in $defs", 'oneOf': [{'type': 'object', 'required': ['move', 'path'], 'properties': {'move': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'path': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'note': {'type': 'string'}}, 'additionalProperties': False}, {'type': 'object', 'required': ['rail', 'path'], 'properties': {'rail': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'path': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'note': {'type': 'string'}}, 'additionalProperties': False}, {'type': 'object', 'required': ['overrun'], 'properties': {'overrun': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, 'with': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'path': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'paths': {'type': 'object', 'minProperties': 1, 'additionalProperties': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}}, 'note': {'type': 'string'}}, 'oneOf': [{'required': ['with', 'path']}, {'required': ['paths']}], 'additionalProperties': False}, {'type': 'object', 'required': ['attack', 'with'], 'properties': {'attack': {'oneOf': [{'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}], 'description': 'the hex attacked, or several hexes attacked as one (COMBAT (D))'}, 'with': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'supply': {'type': 'string'}, 'air': {'type': 'array', 'items': {'oneOf': [{'type': 'string'}, {'type': 'object', 'required': ['unit'], 'properties': {'unit': {'type': 'string'}, 'hex': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'additionalProperties': False}]}}, 'retreat': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, 'note': {'type': 'string'}}, 'additionalProperties': False}, {'type': 'object', 'required': ['enter', 'at'], 'properties': {'enter': {'type': 'string'}, 'at': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, 'note': {'type': 'string'}}, 'additionalProperties': False}, {'type': 'object', 'required': ['place', 'at'], 'properties': {'place': {'type': 'string'}, 'at': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, 'note': {'type': 'string'}}, 'additionalProperties': False}, {'type': 'object', 'required': ['breakdown'], 'properties': {'breakdown': {'type': 'string', 'minLength': 1}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'STACKING (C): break an army into its corps, before any movement of the phase'}, {'type': 'object', 'required': ['recombine'], 'properties': {'recombine': {'type': 'array', 'minItems': 2, 'items': {'type': 'string', 'minLength': 1}}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'STACKING (C): recombine stacked corps into an army, after all movement of the phase'}, {'type': 'object', 'required': ['exchange'], 'properties': {'exchange': {'type': 'array', 'minItems': 1, 'maxItems': 2, 'items': {'type': 'string', 'minLength': 1}}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'Variable Situations 7, Soviet setup: two 2-4-2 for one 5-9-3 and two 2-1-5, or one 1-2-5 for one 6-5-5'}], '$defs': {'move': {'type': 'object', 'required': ['move', 'path'], 'properties': {'move': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'path': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'note': {'type': 'string'}}, 'additionalProperties': False}, 'rail': {'type': 'object', 'required': ['rail', 'path'], 'properties': {'rail': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'path': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'note': {'type': 'string'}}, 'additionalProperties': False}, 'overrun': {'type': 'object', 'required': ['overrun'], 'properties': {'overrun': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, 'with': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'path': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'paths': {'type': 'object', 'minProperties': 1, 'additionalProperties': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}}, 'note': {'type': 'string'}}, 'oneOf': [{'required': ['with', 'path']}, {'required': ['paths']}], 'additionalProperties': False}, 'attack': {'type': 'object', 'required': ['attack', 'with'], 'properties': {'attack': {'oneOf': [{'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}], 'description': 'the hex attacked, or several hexes attacked as one (COMBAT (D))'}, 'with': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'supply': {'type': 'string'}, 'air': {'type': 'array', 'items': {'oneOf': [{'type': 'string'}, {'type': 'object', 'required': ['unit'], 'properties': {'unit': {'type': 'string'}, 'hex': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'additionalProperties': False}]}}, 'retreat': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, 'note': {'type': 'string'}}, 'additionalProperties': False}, 'enter': {'type': 'object', 'required': ['enter', 'at'], 'properties': {'enter': {'type': 'string'}, 'at': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, 'note': {'type': 'string'}}, 'additionalProperties': False}, 'place': {'type': 'object', 'required': ['place', 'at'], 'properties': {'place': {'type': 'string'}, 'at': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, 'note': {'type': 'string'}}, 'additionalProperties': False}, 'breakdown': {'type': 'object', 'required': ['breakdown'], 'properties': {'breakdown': {'type': 'string', 'minLength': 1}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'STACKING (C): break an army into its corps, before any movement of the phase'}, 'recombine': {'type': 'object', 'required': ['recombine'], 'properties': {'recombine': {'type': 'array', 'minItems': 2, 'items': {'type': 'string', 'minLength': 1}}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'STACKING (C): recombine stacked corps into an army, after all movement of the phase'}, 'exchange': {'type': 'object', 'required': ['exchange'], 'properties': {'exchange': {'type': 'array', 'minItems': 1, 'maxItems': 2, 'items': {'type': 'string', 'minLength': 1}}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'Variable Situations 7, Soviet setup: two 2-4-2 for one 5-9-3 and two 2-1-5, or one 1-2-5 for one 6-5-5'}}}, rule='oneOf')
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be valid exactly by one definition" + (" (" + str(data_one_of_count1) + " matches found)"), value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/spi-barbarossa-order.schema.json', 'title': "one order of SPI Barbarossa (an item of an orders file's `orders` list)", 'description': "exactly one verb key: move, rail, overrun, attack, enter, place, breakdown, recombine, exchange, exit or remove; each verb's shape is in $defs", 'oneOf': [{'type': 'object', 'required': ['move', 'path'], 'properties': {'move': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'path': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'note': {'type': 'string'}}, 'additionalProperties': False}, {'type': 'object', 'required': ['rail', 'path'], 'properties': {'rail': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'path': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'note': {'type': 'string'}}, 'additionalProperties': False}, {'type': 'object', 'required': ['overrun'], 'properties': {'overrun': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, 'with': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'path': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'paths': {'type': 'object', 'minProperties': 1, 'additionalProperties': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}}, 'note': {'type': 'string'}}, 'oneOf': [{'required': ['with', 'path']}, {'required': ['paths']}], 'additionalProperties': False}, {'type': 'object', 'required': ['attack', 'with'], 'properties': {'attack': {'oneOf': [{'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}], 'description': 'the hex attacked, or several hexes attacked as one (COMBAT (D))'}, 'with': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'supply': {'type': 'string'}, 'air': {'type': 'array', 'items': {'oneOf': [{'type': 'string'}, {'type': 'object', 'required': ['unit'], 'properties': {'unit': {'type': 'string'}, 'hex': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'additionalProperties': False}]}}, 'retreat': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, 'note': {'type': 'string'}}, 'additionalProperties': False}, {'type': 'object', 'required': ['enter', 'at'], 'properties': {'enter': {'type': 'string'}, 'at': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, 'note': {'type': 'string'}}, 'additionalProperties': False}, {'type': 'object', 'required': ['place', 'at'], 'properties': {'place': {'type': 'string'}, 'at': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, 'note': {'type': 'string'}}, 'additionalProperties': False}, {'type': 'object', 'required': ['breakdown'], 'properties': {'breakdown': {'type': 'string', 'minLength': 1}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'STACKING (C): break an army into its corps, before any movement of the phase'}, {'type': 'object', 'required': ['recombine'], 'properties': {'recombine': {'type': 'array', 'minItems': 2, 'items': {'type': 'string', 'minLength': 1}}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'STACKING (C): recombine stacked corps into an army, after all movement of the phase'}, {'type': 'object', 'required': ['exchange'], 'properties': {'exchange': {'type': 'array', 'minItems': 1, 'maxItems': 2, 'items': {'type': 'string', 'minLength': 1}}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'Variable Situations 7, Soviet setup: two 2-4-2 for one 5-9-3 and two 2-1-5, or one 1-2-5 for one 6-5-5'}, {'type': 'object', 'required': ['exit'], 'properties': {'exit': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'Campaign Game, Soviet Victory 2 and 3: Soviet armies standing on the west edge leave the map'}, {'type': 'object', 'required': ['remove'], 'properties': {'remove': {'type': 'string', 'minLength': 1}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'Campaign Game, the Red Air-Force: the Luftwaffe unit removed in March'}], '$defs': {'move': {'type': 'object', 'required': ['move', 'path'], 'properties': {'move': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'path': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'note': {'type': 'string'}}, 'additionalProperties': False}, 'rail': {'type': 'object', 'required': ['rail', 'path'], 'properties': {'rail': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'path': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'note': {'type': 'string'}}, 'additionalProperties': False}, 'overrun': {'type': 'object', 'required': ['overrun'], 'properties': {'overrun': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, 'with': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'path': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'paths': {'type': 'object', 'minProperties': 1, 'additionalProperties': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}}, 'note': {'type': 'string'}}, 'oneOf': [{'required': ['with', 'path']}, {'required': ['paths']}], 'additionalProperties': False}, 'attack': {'type': 'object', 'required': ['attack', 'with'], 'properties': {'attack': {'oneOf': [{'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}], 'description': 'the hex attacked, or several hexes attacked as one (COMBAT (D))'}, 'with': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'supply': {'type': 'string'}, 'air': {'type': 'array', 'items': {'oneOf': [{'type': 'string'}, {'type': 'object', 'required': ['unit'], 'properties': {'unit': {'type': 'string'}, 'hex': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'additionalProperties': False}]}}, 'retreat': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, 'note': {'type': 'string'}}, 'additionalProperties': False}, 'enter': {'type': 'object', 'required': ['enter', 'at'], 'properties': {'enter': {'type': 'string'}, 'at': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, 'note': {'type': 'string'}}, 'additionalProperties': False}, 'place': {'type': 'object', 'required': ['place', 'at'], 'properties': {'place': {'type': 'string'}, 'at': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, 'note': {'type': 'string'}}, 'additionalProperties': False}, 'breakdown': {'type': 'object', 'required': ['breakdown'], 'properties': {'breakdown': {'type': 'string', 'minLength': 1}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'STACKING (C): break an army into its corps, before any movement of the phase'}, 'recombine': {'type': 'object', 'required': ['recombine'], 'properties': {'recombine': {'type': 'array', 'minItems': 2, 'items': {'type': 'string', 'minLength': 1}}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'STACKING (C): recombine stacked corps into an army, after all movement of the phase'}, 'exchange': {'type': 'object', 'required': ['exchange'], 'properties': {'exchange': {'type': 'array', 'minItems': 1, 'maxItems': 2, 'items': {'type': 'string', 'minLength': 1}}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'Variable Situations 7, Soviet setup: two 2-4-2 for one 5-9-3 and two 2-1-5, or one 1-2-5 for one 6-5-5'}, 'exit': {'type': 'object', 'required': ['exit'], 'properties': {'exit': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'Campaign Game, Soviet Victory 2 and 3: Soviet armies standing on the west edge leave the map'}, 'remove': {'type': 'object', 'required': ['remove'], 'properties': {'remove': {'type': 'string', 'minLength': 1}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'Campaign Game, the Red Air-Force: the Luftwaffe unit removed in March'}}}, rule='oneOf')
+    return data
+
+def validate_https___pbem_invalid_schemas_spi_barbarossa_order_schema_json___defs_remove(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'required': ['remove'], 'properties': {'remove': {'type': 'string', 'minLength': 1}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'Campaign Game, the Red Air-Force: the Luftwaffe unit removed in March'}, rule='type')
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['remove']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'required': ['remove'], 'properties': {'remove': {'type': 'string', 'minLength': 1}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'Campaign Game, the Red Air-Force: the Luftwaffe unit removed in March'}, rule='required')
+        data_keys = set(data.keys())
+        if "remove" in data_keys:
+            data_keys.remove("remove")
+            data__remove = data["remove"]
+            if not isinstance(data__remove, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".remove must be string", value=data__remove, name="" + (name_prefix or "data") + ".remove", definition={'type': 'string', 'minLength': 1}, rule='type')
+            if isinstance(data__remove, str):
+                data__remove_len = len(data__remove)
+                if data__remove_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".remove must be longer than or equal to 1 characters", value=data__remove, name="" + (name_prefix or "data") + ".remove", definition={'type': 'string', 'minLength': 1}, rule='minLength')
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            if not isinstance(data__note, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".note must be string", value=data__note, name="" + (name_prefix or "data") + ".note", definition={'type': 'string'}, rule='type')
+        if data_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'required': ['remove'], 'properties': {'remove': {'type': 'string', 'minLength': 1}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'Campaign Game, the Red Air-Force: the Luftwaffe unit removed in March'}, rule='additionalProperties')
+    return data
+
+def validate_https___pbem_invalid_schemas_spi_barbarossa_order_schema_json___defs_exit(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'required': ['exit'], 'properties': {'exit': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'Campaign Game, Soviet Victory 2 and 3: Soviet armies standing on the west edge leave the map'}, rule='type')
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['exit']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'required': ['exit'], 'properties': {'exit': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'Campaign Game, Soviet Victory 2 and 3: Soviet armies standing on the west edge leave the map'}, rule='required')
+        data_keys = set(data.keys())
+        if "exit" in data_keys:
+            data_keys.remove("exit")
+            data__exit = data["exit"]
+            data__exit_one_of_count2 = 0
+            if data__exit_one_of_count2 < 2:
+                try:
+                    if not isinstance(data__exit, (str)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".exit must be string", value=data__exit, name="" + (name_prefix or "data") + ".exit", definition={'type': 'string', 'minLength': 1}, rule='type')
+                    if isinstance(data__exit, str):
+                        data__exit_len = len(data__exit)
+                        if data__exit_len < 1:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".exit must be longer than or equal to 1 characters", value=data__exit, name="" + (name_prefix or "data") + ".exit", definition={'type': 'string', 'minLength': 1}, rule='minLength')
+                    data__exit_one_of_count2 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if data__exit_one_of_count2 < 2:
+                try:
+                    if not isinstance(data__exit, (list, tuple)):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".exit must be array", value=data__exit, name="" + (name_prefix or "data") + ".exit", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}, rule='type')
+                    data__exit_is_list = isinstance(data__exit, (list, tuple))
+                    if data__exit_is_list:
+                        data__exit_len = len(data__exit)
+                        if data__exit_len < 1:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".exit must contain at least 1 items", value=data__exit, name="" + (name_prefix or "data") + ".exit", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}, rule='minItems')
+                        for data__exit_x, data__exit_item in enumerate(data__exit):
+                            if not isinstance(data__exit_item, (str)):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".exit[{data__exit_x}]".format(**locals()) + " must be string", value=data__exit_item, name="" + (name_prefix or "data") + ".exit[{data__exit_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1}, rule='type')
+                            if isinstance(data__exit_item, str):
+                                data__exit_item_len = len(data__exit_item)
+                                if data__exit_item_len < 1:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".exit[{data__exit_x}]".format(**locals()) + " must be longer than or equal to 1 characters", value=data__exit_item, name="" + (name_prefix or "data") + ".exit[{data__exit_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1}, rule='minLength')
+                    data__exit_one_of_count2 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if data__exit_one_of_count2 != 1:
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".exit must be valid exactly by one definition" + (" (" + str(data__exit_one_of_count2) + " matches found)"), value=data__exit, name="" + (name_prefix or "data") + ".exit", definition={'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, rule='oneOf')
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            if not isinstance(data__note, (str)):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".note must be string", value=data__note, name="" + (name_prefix or "data") + ".note", definition={'type': 'string'}, rule='type')
+        if data_keys:
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'required': ['exit'], 'properties': {'exit': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'Campaign Game, Soviet Victory 2 and 3: Soviet armies standing on the west edge leave the map'}, rule='additionalProperties')
     return data
 
 def validate_https___pbem_invalid_schemas_spi_barbarossa_order_schema_json___defs_exchange(data, custom_formats={}, name_prefix=None):
@@ -225,14 +314,14 @@ def validate_https___pbem_invalid_schemas_spi_barbarossa_order_schema_json___def
         if "attack" in data_keys:
             data_keys.remove("attack")
             data__attack = data["attack"]
-            data__attack_one_of_count2 = 0
-            if data__attack_one_of_count2 < 2:
+            data__attack_one_of_count3 = 0
+            if data__attack_one_of_count3 < 2:
                 try:
                     if not isinstance(data__attack, (str)):
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".attack must be string", value=data__attack, name="" + (name_prefix or "data") + ".attack", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, rule='type')
-                    data__attack_one_of_count2 += 1
+                    data__attack_one_of_count3 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__attack_one_of_count2 < 2:
+            if data__attack_one_of_count3 < 2:
                 try:
                     if not isinstance(data__attack, (list, tuple)):
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".attack must be array", value=data__attack, name="" + (name_prefix or "data") + ".attack", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, rule='type')
@@ -244,15 +333,15 @@ def validate_https___pbem_invalid_schemas_spi_barbarossa_order_schema_json___def
                         for data__attack_x, data__attack_item in enumerate(data__attack):
                             if not isinstance(data__attack_item, (str)):
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".attack[{data__attack_x}]".format(**locals()) + " must be string", value=data__attack_item, name="" + (name_prefix or "data") + ".attack[{data__attack_x}]".format(**locals()) + "", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, rule='type')
-                    data__attack_one_of_count2 += 1
+                    data__attack_one_of_count3 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__attack_one_of_count2 != 1:
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".attack must be valid exactly by one definition" + (" (" + str(data__attack_one_of_count2) + " matches found)"), value=data__attack, name="" + (name_prefix or "data") + ".attack", definition={'oneOf': [{'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}], 'description': 'the hex attacked, or several hexes attacked as one (COMBAT (D))'}, rule='oneOf')
+            if data__attack_one_of_count3 != 1:
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".attack must be valid exactly by one definition" + (" (" + str(data__attack_one_of_count3) + " matches found)"), value=data__attack, name="" + (name_prefix or "data") + ".attack", definition={'oneOf': [{'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}], 'description': 'the hex attacked, or several hexes attacked as one (COMBAT (D))'}, rule='oneOf')
         if "with" in data_keys:
             data_keys.remove("with")
             data__with = data["with"]
-            data__with_one_of_count3 = 0
-            if data__with_one_of_count3 < 2:
+            data__with_one_of_count4 = 0
+            if data__with_one_of_count4 < 2:
                 try:
                     if not isinstance(data__with, (str)):
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must be string", value=data__with, name="" + (name_prefix or "data") + ".with", definition={'type': 'string', 'minLength': 1}, rule='type')
@@ -260,9 +349,9 @@ def validate_https___pbem_invalid_schemas_spi_barbarossa_order_schema_json___def
                         data__with_len = len(data__with)
                         if data__with_len < 1:
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must be longer than or equal to 1 characters", value=data__with, name="" + (name_prefix or "data") + ".with", definition={'type': 'string', 'minLength': 1}, rule='minLength')
-                    data__with_one_of_count3 += 1
+                    data__with_one_of_count4 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__with_one_of_count3 < 2:
+            if data__with_one_of_count4 < 2:
                 try:
                     if not isinstance(data__with, (list, tuple)):
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must be array", value=data__with, name="" + (name_prefix or "data") + ".with", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}, rule='type')
@@ -278,10 +367,10 @@ def validate_https___pbem_invalid_schemas_spi_barbarossa_order_schema_json___def
                                 data__with_item_len = len(data__with_item)
                                 if data__with_item_len < 1:
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".with[{data__with_x}]".format(**locals()) + " must be longer than or equal to 1 characters", value=data__with_item, name="" + (name_prefix or "data") + ".with[{data__with_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1}, rule='minLength')
-                    data__with_one_of_count3 += 1
+                    data__with_one_of_count4 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__with_one_of_count3 != 1:
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must be valid exactly by one definition" + (" (" + str(data__with_one_of_count3) + " matches found)"), value=data__with, name="" + (name_prefix or "data") + ".with", definition={'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, rule='oneOf')
+            if data__with_one_of_count4 != 1:
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must be valid exactly by one definition" + (" (" + str(data__with_one_of_count4) + " matches found)"), value=data__with, name="" + (name_prefix or "data") + ".with", definition={'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, rule='oneOf')
         if "supply" in data_keys:
             data_keys.remove("supply")
             data__supply = data["supply"]
@@ -296,14 +385,14 @@ def validate_https___pbem_invalid_schemas_spi_barbarossa_order_schema_json___def
             if data__air_is_list:
                 data__air_len = len(data__air)
                 for data__air_x, data__air_item in enumerate(data__air):
-                    data__air_item_one_of_count4 = 0
-                    if data__air_item_one_of_count4 < 2:
+                    data__air_item_one_of_count5 = 0
+                    if data__air_item_one_of_count5 < 2:
                         try:
                             if not isinstance(data__air_item, (str)):
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + " must be string", value=data__air_item, name="" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + "", definition={'type': 'string'}, rule='type')
-                            data__air_item_one_of_count4 += 1
+                            data__air_item_one_of_count5 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__air_item_one_of_count4 < 2:
+                    if data__air_item_one_of_count5 < 2:
                         try:
                             if not isinstance(data__air_item, (dict)):
                                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + " must be object", value=data__air_item, name="" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + "", definition={'type': 'object', 'required': ['unit'], 'properties': {'unit': {'type': 'string'}, 'hex': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'additionalProperties': False}, rule='type')
@@ -325,10 +414,10 @@ def validate_https___pbem_invalid_schemas_spi_barbarossa_order_schema_json___def
                                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".air[{data__air_x}].hex".format(**locals()) + " must be string", value=data__air_item__hex, name="" + (name_prefix or "data") + ".air[{data__air_x}].hex".format(**locals()) + "", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, rule='type')
                                 if data__air_item_keys:
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + " must not contain "+str(data__air_item_keys)+" properties", value=data__air_item, name="" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + "", definition={'type': 'object', 'required': ['unit'], 'properties': {'unit': {'type': 'string'}, 'hex': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'additionalProperties': False}, rule='additionalProperties')
-                            data__air_item_one_of_count4 += 1
+                            data__air_item_one_of_count5 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__air_item_one_of_count4 != 1:
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + " must be valid exactly by one definition" + (" (" + str(data__air_item_one_of_count4) + " matches found)"), value=data__air_item, name="" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + "", definition={'oneOf': [{'type': 'string'}, {'type': 'object', 'required': ['unit'], 'properties': {'unit': {'type': 'string'}, 'hex': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'additionalProperties': False}]}, rule='oneOf')
+                    if data__air_item_one_of_count5 != 1:
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + " must be valid exactly by one definition" + (" (" + str(data__air_item_one_of_count5) + " matches found)"), value=data__air_item, name="" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + "", definition={'oneOf': [{'type': 'string'}, {'type': 'object', 'required': ['unit'], 'properties': {'unit': {'type': 'string'}, 'hex': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'additionalProperties': False}]}, rule='oneOf')
         if "retreat" in data_keys:
             data_keys.remove("retreat")
             data__retreat = data["retreat"]
@@ -346,27 +435,27 @@ def validate_https___pbem_invalid_schemas_spi_barbarossa_order_schema_json___def
 def validate_https___pbem_invalid_schemas_spi_barbarossa_order_schema_json___defs_overrun(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'required': ['overrun'], 'properties': {'overrun': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, 'with': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'path': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'paths': {'type': 'object', 'minProperties': 1, 'additionalProperties': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}}, 'note': {'type': 'string'}}, 'oneOf': [{'required': ['with', 'path']}, {'required': ['paths']}], 'additionalProperties': False}, rule='type')
-    data_one_of_count5 = 0
-    if data_one_of_count5 < 2:
+    data_one_of_count6 = 0
+    if data_one_of_count6 < 2:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['with', 'path']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'required': ['with', 'path']}, rule='required')
-            data_one_of_count5 += 1
+            data_one_of_count6 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count5 < 2:
+    if data_one_of_count6 < 2:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['paths']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'required': ['paths']}, rule='required')
-            data_one_of_count5 += 1
+            data_one_of_count6 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count5 != 1:
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be valid exactly by one definition" + (" (" + str(data_one_of_count5) + " matches found)"), value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'required': ['overrun'], 'properties': {'overrun': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, 'with': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'path': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'paths': {'type': 'object', 'minProperties': 1, 'additionalProperties': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}}, 'note': {'type': 'string'}}, 'oneOf': [{'required': ['with', 'path']}, {'required': ['paths']}], 'additionalProperties': False}, rule='oneOf')
+    if data_one_of_count6 != 1:
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be valid exactly by one definition" + (" (" + str(data_one_of_count6) + " matches found)"), value=data, name="" + (name_prefix or "data") + "", definition={'type': 'object', 'required': ['overrun'], 'properties': {'overrun': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, 'with': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'path': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'paths': {'type': 'object', 'minProperties': 1, 'additionalProperties': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}}, 'note': {'type': 'string'}}, 'oneOf': [{'required': ['with', 'path']}, {'required': ['paths']}], 'additionalProperties': False}, rule='oneOf')
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['overrun']) - data.keys()
@@ -381,8 +470,8 @@ def validate_https___pbem_invalid_schemas_spi_barbarossa_order_schema_json___def
         if "with" in data_keys:
             data_keys.remove("with")
             data__with = data["with"]
-            data__with_one_of_count6 = 0
-            if data__with_one_of_count6 < 2:
+            data__with_one_of_count7 = 0
+            if data__with_one_of_count7 < 2:
                 try:
                     if not isinstance(data__with, (str)):
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must be string", value=data__with, name="" + (name_prefix or "data") + ".with", definition={'type': 'string', 'minLength': 1}, rule='type')
@@ -390,9 +479,9 @@ def validate_https___pbem_invalid_schemas_spi_barbarossa_order_schema_json___def
                         data__with_len = len(data__with)
                         if data__with_len < 1:
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must be longer than or equal to 1 characters", value=data__with, name="" + (name_prefix or "data") + ".with", definition={'type': 'string', 'minLength': 1}, rule='minLength')
-                    data__with_one_of_count6 += 1
+                    data__with_one_of_count7 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__with_one_of_count6 < 2:
+            if data__with_one_of_count7 < 2:
                 try:
                     if not isinstance(data__with, (list, tuple)):
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must be array", value=data__with, name="" + (name_prefix or "data") + ".with", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}, rule='type')
@@ -408,10 +497,10 @@ def validate_https___pbem_invalid_schemas_spi_barbarossa_order_schema_json___def
                                 data__with_item_len = len(data__with_item)
                                 if data__with_item_len < 1:
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".with[{data__with_x}]".format(**locals()) + " must be longer than or equal to 1 characters", value=data__with_item, name="" + (name_prefix or "data") + ".with[{data__with_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1}, rule='minLength')
-                    data__with_one_of_count6 += 1
+                    data__with_one_of_count7 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__with_one_of_count6 != 1:
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must be valid exactly by one definition" + (" (" + str(data__with_one_of_count6) + " matches found)"), value=data__with, name="" + (name_prefix or "data") + ".with", definition={'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, rule='oneOf')
+            if data__with_one_of_count7 != 1:
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must be valid exactly by one definition" + (" (" + str(data__with_one_of_count7) + " matches found)"), value=data__with, name="" + (name_prefix or "data") + ".with", definition={'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, rule='oneOf')
         if "path" in data_keys:
             data_keys.remove("path")
             data__path = data["path"]
@@ -470,8 +559,8 @@ def validate_https___pbem_invalid_schemas_spi_barbarossa_order_schema_json___def
         if "rail" in data_keys:
             data_keys.remove("rail")
             data__rail = data["rail"]
-            data__rail_one_of_count7 = 0
-            if data__rail_one_of_count7 < 2:
+            data__rail_one_of_count8 = 0
+            if data__rail_one_of_count8 < 2:
                 try:
                     if not isinstance(data__rail, (str)):
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".rail must be string", value=data__rail, name="" + (name_prefix or "data") + ".rail", definition={'type': 'string', 'minLength': 1}, rule='type')
@@ -479,9 +568,9 @@ def validate_https___pbem_invalid_schemas_spi_barbarossa_order_schema_json___def
                         data__rail_len = len(data__rail)
                         if data__rail_len < 1:
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".rail must be longer than or equal to 1 characters", value=data__rail, name="" + (name_prefix or "data") + ".rail", definition={'type': 'string', 'minLength': 1}, rule='minLength')
-                    data__rail_one_of_count7 += 1
+                    data__rail_one_of_count8 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__rail_one_of_count7 < 2:
+            if data__rail_one_of_count8 < 2:
                 try:
                     if not isinstance(data__rail, (list, tuple)):
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".rail must be array", value=data__rail, name="" + (name_prefix or "data") + ".rail", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}, rule='type')
@@ -497,10 +586,10 @@ def validate_https___pbem_invalid_schemas_spi_barbarossa_order_schema_json___def
                                 data__rail_item_len = len(data__rail_item)
                                 if data__rail_item_len < 1:
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".rail[{data__rail_x}]".format(**locals()) + " must be longer than or equal to 1 characters", value=data__rail_item, name="" + (name_prefix or "data") + ".rail[{data__rail_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1}, rule='minLength')
-                    data__rail_one_of_count7 += 1
+                    data__rail_one_of_count8 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__rail_one_of_count7 != 1:
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".rail must be valid exactly by one definition" + (" (" + str(data__rail_one_of_count7) + " matches found)"), value=data__rail, name="" + (name_prefix or "data") + ".rail", definition={'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, rule='oneOf')
+            if data__rail_one_of_count8 != 1:
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".rail must be valid exactly by one definition" + (" (" + str(data__rail_one_of_count8) + " matches found)"), value=data__rail, name="" + (name_prefix or "data") + ".rail", definition={'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, rule='oneOf')
         if "path" in data_keys:
             data_keys.remove("path")
             data__path = data["path"]
@@ -535,8 +624,8 @@ def validate_https___pbem_invalid_schemas_spi_barbarossa_order_schema_json___def
         if "move" in data_keys:
             data_keys.remove("move")
             data__move = data["move"]
-            data__move_one_of_count8 = 0
-            if data__move_one_of_count8 < 2:
+            data__move_one_of_count9 = 0
+            if data__move_one_of_count9 < 2:
                 try:
                     if not isinstance(data__move, (str)):
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".move must be string", value=data__move, name="" + (name_prefix or "data") + ".move", definition={'type': 'string', 'minLength': 1}, rule='type')
@@ -544,9 +633,9 @@ def validate_https___pbem_invalid_schemas_spi_barbarossa_order_schema_json___def
                         data__move_len = len(data__move)
                         if data__move_len < 1:
                             raise JsonSchemaValueException("" + (name_prefix or "data") + ".move must be longer than or equal to 1 characters", value=data__move, name="" + (name_prefix or "data") + ".move", definition={'type': 'string', 'minLength': 1}, rule='minLength')
-                    data__move_one_of_count8 += 1
+                    data__move_one_of_count9 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__move_one_of_count8 < 2:
+            if data__move_one_of_count9 < 2:
                 try:
                     if not isinstance(data__move, (list, tuple)):
                         raise JsonSchemaValueException("" + (name_prefix or "data") + ".move must be array", value=data__move, name="" + (name_prefix or "data") + ".move", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}, rule='type')
@@ -562,10 +651,10 @@ def validate_https___pbem_invalid_schemas_spi_barbarossa_order_schema_json___def
                                 data__move_item_len = len(data__move_item)
                                 if data__move_item_len < 1:
                                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".move[{data__move_x}]".format(**locals()) + " must be longer than or equal to 1 characters", value=data__move_item, name="" + (name_prefix or "data") + ".move[{data__move_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1}, rule='minLength')
-                    data__move_one_of_count8 += 1
+                    data__move_one_of_count9 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__move_one_of_count8 != 1:
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".move must be valid exactly by one definition" + (" (" + str(data__move_one_of_count8) + " matches found)"), value=data__move, name="" + (name_prefix or "data") + ".move", definition={'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, rule='oneOf')
+            if data__move_one_of_count9 != 1:
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".move must be valid exactly by one definition" + (" (" + str(data__move_one_of_count9) + " matches found)"), value=data__move, name="" + (name_prefix or "data") + ".move", definition={'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, rule='oneOf')
         if "path" in data_keys:
             data_keys.remove("path")
             data__path = data["path"]

@@ -227,6 +227,17 @@ class BarbarossaFast(Ruleset):
 
         return load(scenario_of(state))
 
+    def view(self, state: GameState, side: str | None, keys: Keyring | None = None, *, events: bool = True) -> Any:
+        """The map as `side` sees it (pbem.view): Russian units face down unless exposed or read with his secret."""
+        from .view import build
+
+        return build(self, state, side, keys, events=events)
+
+    def where(self, state: GameState, place: str, side: str | None, keys: Keyring | None = None) -> dict:
+        from .view import where
+
+        return where(self, state, place, side, keys)
+
     def summary(self, state: GameState, side: str | None, keys: Keyring | None = None) -> dict:
         forces: dict[str, dict] = {}
         for s in SIDES:

@@ -440,6 +440,17 @@ class CoatneyRuleset(Ruleset):
             out["your face-down counters"] = counters
         return out
 
+    def view(self, state: GameState, side: str | None, keys: Any = None, *, events: bool = True) -> Any:
+        """The map as `side` sees it (pbem.view): the Soviet's face-down counters stay face down."""
+        from .view import build
+
+        return build(self, state, side, keys, events=events)
+
+    def where(self, state: GameState, place: str, side: str | None, keys: Any = None) -> dict:
+        from .view import where
+
+        return where(self, state, place, side, keys)
+
     def odds_modifiers(self, scenario: Scenario) -> tuple[Modifier, ...]:
         return ODDS_MODIFIERS
 

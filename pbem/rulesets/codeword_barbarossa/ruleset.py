@@ -207,6 +207,17 @@ class CodewordBarbarossa(Ruleset):
         data = load(find_scenario(state.scenario.path or state.scenario.id))
         return super().consistency(state) + checks.problems(state, data, TEXT)
 
+    def view(self, state: GameState, side: str | None, keys: Keyring | None = None, *, events: bool = True) -> Any:
+        """The map as `side` sees it (pbem.view): hands and War Strategies only to their owner with its secret."""
+        from .view import build
+
+        return build(self, state, side, keys, events=events)
+
+    def where(self, state: GameState, place: str, side: str | None, keys: Keyring | None = None) -> dict:
+        from .view import where
+
+        return where(self, state, place, side, keys)
+
     def summary(self, state: GameState, side: str | None, keys: Keyring | None = None) -> dict:
         x = state.extras
         data = load(find_scenario(state.scenario.path or state.scenario.id))

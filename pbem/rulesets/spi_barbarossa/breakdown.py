@@ -27,15 +27,28 @@ def army_type_for(phase: "MovementPhase", corps: CounterType) -> CounterType | N
     return None
 
 
+def new_army(phase: "MovementPhase", army_ct: CounterType) -> str | None:
+    """A new army counter of this type (STACKING (C), Soviet combining), if the sheet's mix has one free: its id
+    is the type's and the first free number (`su-tank-army-01`)."""
+    pos = phase.pos
+    in_use = sum(1 for x in pos.units.values() if x.ct.key == army_ct.key and x.status in IN_PLAY + ("broken-down",))
+    if army_ct.mix is not None and in_use >= army_ct.mix:
+        return None
+    n = 1
+    while f"{army_ct.key}-{n:02d}" in pos.units:
+        n += 1
+    uid = f"{army_ct.key}-{n:02d}"
+    pos.units[uid] = PUnit(uid, "soviet", army_ct, None, "combined", {})
+    return uid
+
+
 def breakdown(phase: "MovementPhase", o: Breakdown) -> None:
     st, pos = phase.step, phase.pos
     u = st.own_unit(o, o.unit)
     if u is None:
         return
     if u.ct.breaks_into is None:
-        st.fail(o, "STACK_CANNOT_BREAK_DOWN", "STACKING (C)",
-                f"{u.id} ({u.ct.name} {u.ct.label}) does not break down"
-                + (": Soviet units do not break down or combine in the Barbarossa Game" if u.side == "soviet" else ""),
+        st.fail(o, "STACK_CANNOT_BREAK_DOWN", "STACKING (C)", f"{u.id} ({u.ct.name} {u.ct.label}) does not break down",
                 unit=u.id)
         return
     corps_key, count = u.ct.breaks_into
@@ -59,6 +72,7 @@ def breakdown(phase: "MovementPhase", o: Breakdown) -> None:
         pos.place(corps, hex_)
         made.append(cid)
     pos.remove(u, status="broken-down")
+    phase.entered_by.setdefault(hex_, o)  # STACKING (A): more units in the hex than before, checked at the end
     unsupplied = pos.extras.get("unsupplied_at_start")
     if unsupplied is not None and u.id in unsupplied:
         pos.extras["unsupplied_at_start"] = sorted(set(unsupplied) | set(made))
@@ -81,9 +95,15 @@ def recombine(phase: "MovementPhase", o: Recombine) -> None:
         return
     corps_ct = units[0].ct
     army_ct = army_type_for(phase, corps_ct)
+    soviet = units[0].side == "soviet"
+    since = pos.data.settings.get("soviet_combining_from")
+    if soviet and army_ct is not None and (since is None or pos.date < since):
+        st.fail(o, "STACK_CANNOT_COMBINE", "STACKING (C)",
+                "the Soviets may not combine units into 6-5-5 or 5-9-3 armies "
+                + ("in the Barbarossa Game" if since is None else f"before {since}"), unit=units[0].id)
+        return
     if army_ct is None:
-        st.fail(o, "STACK_CANNOT_COMBINE", "STACKING (C)", f"{corps_ct.name} counters do not combine into an army"
-                + (" (Soviet units do not combine in the Barbarossa Game)" if units[0].side == "soviet" else ""),
+        st.fail(o, "STACK_CANNOT_COMBINE", "STACKING (C)", f"{corps_ct.name} counters do not combine into an army",
                 unit=units[0].id)
         return
     if len(units) != army_ct.breaks_into[1]:
@@ -94,6 +114,8 @@ def recombine(phase: "MovementPhase", o: Recombine) -> None:
     free = sorted(x.id for x in pos.units.values() if x.ct.key == army_ct.key and x.status == "broken-down")
     parent = next(iter(parents)) if len(parents) == 1 else ""
     target = parent if parent in free else (free[0] if free else None)
+    if target is None and soviet:  # the Soviets combine corps into new armies, as many as the counter sheet holds
+        target = new_army(phase, army_ct)
     if target is None:
         st.fail(o, "STACK_NO_ARMY_COUNTER", "STACKING (C)", f"no {army_ct.name} counter is free to recombine into",
                 unit=units[0].id)

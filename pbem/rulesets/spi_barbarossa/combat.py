@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from ...core.dice import Dice
-from .common import Step, closed_to, defense_multiplier, defense_strength, note_control, stack_limit, stack_points
+from .common import Step, closed_to, hex_defense, note_control, stack_limit, stack_points
 from .data import AXIS, SOVIET, Crt, enemy, odds_column_cached, odds_text
 from .orders import Attack
 from .position import PUnit
 from ...board.bits import BitTrace, has
-from .supply import in_general_supply, supplied_for_attack, supply_trace
+from .supply import in_general_supply, relieve, supplied_for_attack, supply_trace
 from .zoc import blocks_bits, zoc_bits
 
 AIR_RANGE = 4  # LUFTWAFFE procedure
@@ -112,8 +112,8 @@ class CombatPhase:
         defense, why = 0, []
         for t in targets:  # each defending hex keeps its own terrain (and Finnish) doubling
             here = [d for d in defenders if d.loc == t]
-            mult, reasons = defense_multiplier(pos, t, hexes, here)
-            defense += defense_strength(here) * mult
+            value, reasons = hex_defense(pos, t, hexes, here)
+            defense += value
             why += [r + (f" ({pos.hex_id(t)})" if len(targets) > 1 else "") for r in reasons]
         return Plan(o, targets, defenders, attackers, supply, air, attack, defense, why)
 
@@ -130,17 +130,23 @@ class CombatPhase:
                     unit=o.supply)
                 return None
             own = [chosen]
+        best: tuple[int, list[PUnit]] | None = None  # the supply unit that reaches the most attackers
         for s in own:
             if supplied_for_attack(pos, s, [u.loc for u in attackers]):
                 return s
+            short = [u for u in attackers if not supplied_for_attack(pos, s, [u.loc])]
+            if best is None or len(short) < best[0]:
+                best = (len(short), short)
+        short = best[1] if best is not None else attackers  # only the units out of reach are named
         rng = "adjacent to or stacked with" if pos.weather == "mud" or (pos.weather == "winter" and self.side == AXIS) \
             else f"within {3 if self.side == SOVIET else 6} hexes of"
         case = "Rasputitsa (A)" if pos.weather == "mud" else ("Winter (B)" if pos.weather == "winter" and self.side == AXIS
                                                              else "COMBAT (I)")
+        target = "supply unit " + o.supply if o.supply else ("the supply unit that reaches the other attackers"
+                                                            if len(short) < len(attackers) else "any supply unit")
         bad("ATTACK_NO_ATTACK_SUPPLY", case,
-            f"{'+'.join(u.id for u in attackers)} {'are' if len(attackers) > 1 else 'is'} not {rng} "
-            f"{'supply unit ' + o.supply if o.supply else 'any supply unit'} by an unobstructed line",
-            unit=attackers[0].id, place=attackers[0].loc)
+            f"{'+'.join(u.id for u in short)} {'are' if len(short) > 1 else 'is'} not {rng} {target} by an unobstructed line",
+            unit=short[0].id, place=short[0].loc)
         return None
 
     def _air(self, o: Attack, attackers: list[PUnit], target: int, bad: Any, instant: bool) -> list[tuple[PUnit, int]]:
@@ -224,10 +230,12 @@ class CombatPhase:
             self.claim(plan)
             number += 1
             self.resolve(plan, number, dice, answers, source)
+            relieve(self.pos)
         for s in sorted(self.spent_supply.values(), key=lambda u: u.id):  # SUPPLY (F): at the end of the phase
             if s.active:
                 self.pos.remove(s)
                 self.step.event("supply-expended", f"supply unit {s.id} is used up", unit=s.id)
+        relieve(self.pos)
 
     def choose_crt(self, plan: Plan, number: int, answers: Mapping[str, Any], source: str) -> tuple[Crt, str]:
         """The defender chooses the CRT (COMBAT general rule): one table for every combat (`crt: I`) or one
@@ -334,9 +342,15 @@ class CombatPhase:
         if dest is None and options:
             dest = min(options, key=lambda h: self.retreat_rank(h, side, movers))
         if dest is None:
+            off_map = side == AXIS and "modified-victory" in pos.options and start in pos.data.edges.get("west", ())
             for u in movers:
-                pos.remove(u)
-                out.append(f"{u.id} eliminated (no hex to retreat into)")
+                if off_map:  # Modified Victory Conditions: removed, not scored as destroyed
+                    pos.remove(u, status="withdrawn")
+                    u.flags["off_map"] = pos.date
+                    out.append(f"{u.id} is forced off the west edge and removed from play")
+                else:
+                    pos.remove(u)
+                    out.append(f"{u.id} eliminated (no hex to retreat into)")
             return out
         for u in movers:
             pos.place(u, dest)
@@ -365,7 +379,7 @@ class CombatPhase:
     def retreat_rank(self, h: int, side: str, movers: list[PUnit]) -> tuple:
         pos = self.pos
         here = [u for u in pos.at(h) if u.side == side]
-        over = sum(map(stack_points, here + movers)) > stack_limit(pos.data, side)
+        over = sum(map(stack_points, here + movers)) > stack_limit(pos.data, side, pos.date)
         if side not in self._retreat_supply:  # a preference, not a rule: one trace per side per phase
             self._retreat_supply[side] = supply_trace(pos, side)
         supplied = self._retreat_supply[side].reaches(h)

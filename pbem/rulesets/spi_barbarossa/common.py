@@ -82,9 +82,16 @@ def stack_points(u: PUnit) -> int:
     return 1
 
 
-def stack_limit(data: SpiData, side: str) -> int:
-    """STACKING general rule: three corps (one army) for the Axis, two units for the Soviets (Barbarossa Game)."""
-    return int(data.settings.get("stacking", {}).get(side, 3 if side == AXIS else 2))
+def stack_limit(data: SpiData, side: str, date: str = "") -> int:
+    """STACKING general rule: three corps (one army) for the Axis; for the Soviets two units in the Barbarossa
+    and Stalingrad Games, three in the Zitadelle and Berlin Games (`settings.stacking`), and in the Campaign
+    Game two until June 1943, then three (a `from` date in `settings.stacking.changes`)."""
+    stacking = data.settings.get("stacking", {})
+    limit = stacking.get(side, 3 if side == AXIS else 2)
+    for change in stacking.get("changes", ()):
+        if date >= change["from"] and side in change:
+            limit = change[side]
+    return int(limit)
 
 
 @lru_cache(maxsize=8)
@@ -98,11 +105,9 @@ def finnish_distance(data: SpiData) -> dict[int, int]:
     return _finnish_distance(data.scenario.digest, data)
 
 
-def defense_multiplier(pos: Position, target: int, attacker_hexes: Sequence[int], defenders: Sequence[PUnit]) -> tuple[int, list[str]]:
-    """Terrain (TEC; OVERRUN (F)) and COMBAT (J) doubling of a defending hex, with the reasons.
-
-    Terrain doubles once at most (rough, or every attacker across a river); Finns in Finland double again.
-    """
+def terrain_multiplier(pos: Position, target: int, attacker_hexes: Sequence[int]) -> tuple[int, list[str]]:
+    """Terrain doubling of a defending hex (TEC; OVERRUN (F)), with the reason: at most once (rough, or every
+    attacker across a river; rivers are frozen in winter)."""
     data = pos.data
     winter = pos.weather == "winter"
     terrain = data.terrain_of[target]
@@ -115,10 +120,25 @@ def defense_multiplier(pos: Position, target: int, attacker_hexes: Sequence[int]
     if not winter and attacker_hexes and all((min(a, target), max(a, target)) in data.river_pairs for a in attacker_hexes):
         if data.river_defense > mult:
             mult, why = data.river_defense, [f"river x{data.river_defense}"]
-    if defenders and all(d.ct.nation == "finnish" for d in defenders) and data.country[target] == "finland":
-        mult *= 2
-        why.append("Finns in Finland x2")
     return mult, why
+
+
+def hex_defense(pos: Position, target: int, attacker_hexes: Sequence[int], defenders: Sequence[PUnit]) -> tuple[int, list[str]]:
+    """The defence of a hex and the reasons for its doublings: the units' strengths (What-if 6 fortification;
+    COMBAT (J): each Finnish unit in Finland doubled, even beside German units) times the terrain's doubling."""
+    mult, why = terrain_multiplier(pos, target, attacker_hexes)
+    finns = pos.data.country[target] == "finland"
+    total = 0
+    doubled = False
+    for d in defenders:
+        value = d.ct.defense * (2 if d.flags.get("fortified") else 1)
+        if finns and d.ct.nation == "finnish":
+            value *= 2
+            doubled = True
+        total += value
+    if doubled:
+        why = why + ["Finns in Finland x2"]
+    return total * mult, why
 
 
 def defense_strength(units: Sequence[PUnit]) -> int:

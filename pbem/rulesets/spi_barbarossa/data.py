@@ -106,6 +106,8 @@ class SpiData:
     edges: Mapping[str, tuple[int, ...]]
     strait_pairs: frozenset[tuple[int, int]]
     river_pairs: frozenset[tuple[int, int]]
+    city_hexes: frozenset[int] = frozenset()
+    fronts: Mapping[str, Any] | None = None  # fronts.yaml: the later games' start lines and the Victory Line
 
     def counter(self, key: str) -> CounterType:
         try:
@@ -147,15 +149,21 @@ def _terrain(doc: Mapping[str, Any]) -> dict[str, Terrain]:
 def _load(scenario_digest: str, scenario: Scenario) -> SpiData:
     map_doc = scenario.load("map", "map")
     board = HexGrid.from_map(map_doc)
-    counters_doc = scenario.load("counters", "table")
+    files = scenario.doc.get("files", {})
+    types = dict(scenario.load("counters", "table")["types"])
+    if "counters_more" in files:  # counter types this game adds or reads otherwise (the later games)
+        types.update(scenario.load("counters_more", "table")["types"])
     counters = {k: CounterType(k, v["name"], v["side"], v["nation"], v["class"], v["size"], v["attack"], v["defense"],
                                v["move"], v.get("mix"),
                                (v["breaks_into"]["type"], v["breaks_into"]["count"]) if v.get("breaks_into") else None)
-                for k, v in counters_doc["types"].items()}
+                for k, v in types.items()}
     tec = scenario.load("terrain", "table")
     crt_doc = scenario.load("crt", "table")
     weather_doc = scenario.load("weather", "table")
     oob = scenario.load("oob", "table")
+    if "oob_more" in files:  # the Campaign Game: the Barbarossa Game's order of battle and what follows it
+        more = scenario.load("oob_more", "table")
+        oob = {**oob, **{k: list(oob.get(k, [])) + list(more.get(k, [])) for k in ("units", "returns", "withdrawals")}}
     weather = {int(m): w for m, w in weather_doc["months"].items()}
     idx = board.index
     cities = map_doc.get("cities") or {}
@@ -177,6 +185,8 @@ def _load(scenario_digest: str, scenario: Scenario) -> SpiData:
         country=country, terrain_of=terrain_of,
         edges={k: tuple(sorted(idx(h) for h in v)) for k, v in (map_doc.get("edges") or {}).items()},
         strait_pairs=frozenset(straits), river_pairs=frozenset(rivers),
+        city_hexes=frozenset(idx(c["hex"]) for c in cities.values()),
+        fronts=scenario.load("fronts", "table") if "fronts" in scenario.doc.get("files", {}) else None,
     )
 
 

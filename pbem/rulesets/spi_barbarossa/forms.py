@@ -31,11 +31,21 @@ ATTACK = form("attack", "{attack: HEX, with: [UNIT, ...], supply: SUPPLYUNIT, ai
               {"attack": "Lvov", "with": ["pzgr1", "a6"], "supply": "sup-south", "air": ["lf4"]},
               Field("attack", "places"), Field("with", "units"), Field("supply", "unit", required=False),
               Field("air", "units", required=False), Field("retreat", "place", required=False))
+EXIT = form("exit", "{exit: [ARMY, ...]}", "Campaign Game: Soviet armies on the west edge leave the map",
+            "Campaign Game, Soviet Victory 2-3", {"exit": ["r5"]}, Field("exit", "units"))
+REMOVE = form("remove", "{remove: LUFTWAFFE}", "Campaign Game, March: the Luftwaffe unit the Red Air-Force removes",
+              "The Red Air-Force", {"remove": "lf4"}, Field("remove", "unit"))
+LUFTWAFFE = form("luftwaffe", "luftwaffe: [LUFTWAFFE, ...]", "Campaign Game: which Luftwaffe unit goes first in March",
+                 "The Red Air-Force", {"luftwaffe": ["lf4"]}, Field("luftwaffe", "units"), answer=True)
+END = form("end", "end: agree | no", "Modified Victory Conditions: end the game at the end of this game-turn if the "
+           "other player agrees too", "Modified Victory Conditions", {"end": "agree"},
+           Field("end", "choice", choices=("agree", "no")), answer=True)
 CRT = form("crt", "crt: I | II | auto (or per combat: {1: I, 2: II})", "the table you choose when the enemy attacks "
            "you; auto takes the one with fewer DE results", "COMBAT general rule", {"crt": "auto"},
            Field("crt", "choice", choices=("I", "II", "auto")), answer=True)
 
-ALL: tuple[OrderForm, ...] = (PLACE, EXCHANGE, MOVE, RAIL, OVERRUN, ENTER, BREAKDOWN, RECOMBINE, ATTACK, CRT)
+ALL: tuple[OrderForm, ...] = (PLACE, EXCHANGE, MOVE, RAIL, OVERRUN, ENTER, BREAKDOWN, RECOMBINE, ATTACK, EXIT, REMOVE,
+                              CRT, LUFTWAFFE, END)
 BY_PHASE: dict[str, tuple[OrderForm, ...]] = {
     SETUP: (PLACE, EXCHANGE),
     FIRST: (MOVE, RAIL, OVERRUN, ENTER, BREAKDOWN, RECOMBINE, ATTACK, CRT),
@@ -44,9 +54,15 @@ BY_PHASE: dict[str, tuple[OrderForm, ...]] = {
 }
 
 
-def for_step(phase: str, side: str, options: tuple[str, ...]) -> tuple[OrderForm, ...]:
-    """The forms this step accepts: `exchange` only from the Soviet with What-if 7."""
+def for_step(phase: str, side: str, options: tuple[str, ...], campaign: bool = False) -> tuple[OrderForm, ...]:
+    """The forms this step accepts: `exchange` only from the Soviet with What-if 7; in the Campaign Game the
+    Soviet's `exit` in his movement phases, the German's `remove` (his first March step) and `luftwaffe` answer,
+    and `end` with the Modified Victory Conditions."""
     out = BY_PHASE.get(phase, ())
     if phase == SETUP and (side != "soviet" or "reorganized-red-army" not in options):
         out = tuple(f for f in out if f is not EXCHANGE)
+    if campaign and phase in (FIRST, SECOND):
+        out += (EXIT,) if side == "soviet" else (REMOVE, LUFTWAFFE) if phase == FIRST else (LUFTWAFFE,)
+        if "modified-victory" in options:
+            out += (END,)
     return out

@@ -9,13 +9,13 @@ from typing import Sequence
 
 from ...board.bits import has
 from ...core.orders import Order
-from .common import (Step, closed_to, defense_multiplier, defense_strength, finnish_distance, note_control, stack_limit,
-                     stack_points)
+from .common import Step, closed_to, finnish_distance, hex_defense, note_control, stack_limit, stack_points
 from .data import AXIS, enemy
 from .breakdown import breakdown, recombine
-from .orders import Breakdown, Enter, Move, Overrun, Rail, Recombine
+from .campaign import exit_map, replace
+from .orders import Breakdown, Enter, Exit, Move, Overrun, Rail, Recombine
 from .position import Position, PUnit
-from .supply import in_general_supply
+from .supply import in_general_supply, relieve
 from .zoc import zoc_bits
 
 RAIL_LIMIT = 12  # MOVEMENT (M)
@@ -205,8 +205,13 @@ class MovementPhase:
                 (self.rail if isinstance(o, Rail) else self.enter)(o)
             else:
                 self.rail_open = False
-                (self.move if isinstance(o, Move) else self.overrun)(o)
+                if isinstance(o, Exit):
+                    exit_map(self, o)
+                else:
+                    (self.move if isinstance(o, Move) else self.overrun)(o)
+            relieve(self.pos)
         self.finish()
+        relieve(self.pos)
 
     def move(self, o: Move) -> None:
         st = self.step
@@ -297,8 +302,9 @@ class MovementPhase:
         if u.active:
             st.fail(o, "ENTER_ALREADY_ON_MAP", "Reinforcements", f"unit {u.id} is already on the map", unit=u.id)
             return
-        due = u.flags.get("arrives")
-        if u.status != "pending" or due is None or due > pos.date:
+        replacement = u.status == "eliminated" and "campaign" in pos.data.settings  # Campaign Game, Replacements
+        due = u.flags.get("arrives") if not replacement else pos.date
+        if (u.status != "pending" and not replacement) or due is None or due > pos.date:
             st.fail(o, "ENTER_NOT_DUE", "Reinforcements",
                     f"unit {u.id} is not a reinforcement due by {pos.date}" + (f" (due {due})" if due else ""), unit=u.id)
             return
@@ -310,6 +316,8 @@ class MovementPhase:
             st.fail(o, "ENTER_BAD_HEX", "Reinforcements",
                     f"{pos.label(at)} is not a free hex of the {'west' if self.side == AXIS else 'east'} map edge "
                     "outside enemy zones of control", unit=u.id, place=at)
+            return
+        if replacement and not replace(self, o, u, at):
             return
         pos.place(u, at)
         u.flags.pop("arrives", None)
@@ -352,15 +360,14 @@ class MovementPhase:
             paths.append(path)
         attack = sum(u.ct.attack for u in units)
         starts = [p[-2] if len(p) > 1 else u.loc for u, p in zip(units, paths)]
-        mult, why = defense_multiplier(pos, target, starts if crossed_river else [], victims)
-        defense = defense_strength(victims) * mult
+        defense, why = hex_defense(pos, target, starts if crossed_river else [], victims)
         if attack < OVERRUN_ODDS * defense:
             st.fail(o, "OVERRUN_BELOW_9_TO_1", "OVERRUN", f"attack {attack} against defence {defense}"
                     + (f" ({', '.join(why)})" if why else "") + f" is below 9-1 (needs {OVERRUN_ODDS * defense})",
                     place=target, hint="add motorized units or attack in the combat phase instead")
             return
         mine = [u for u in pos.at(target) if u.side == self.side]
-        if sum(map(_points, mine + units)) > stack_limit(pos.data, self.side):
+        if sum(map(_points, mine + units)) > stack_limit(pos.data, self.side, pos.date):
             st.fail(o, "OVERRUN_OVER_STACKING", "OVERRUN (B)", "the overrunning units would break the stacking limit",
                     place=target)
             return
@@ -383,13 +390,14 @@ class MovementPhase:
                      units=ids, hex=pos.hex_id(target), cause="overrun")
         pos.vacated.clear()
         pos.version += 1
-        limit = stack_limit(pos.data, self.side)
+        limit = stack_limit(pos.data, self.side, pos.date)
         for h, o in sorted(self.entered_by.items()):
             mine = [u for u in pos.at(h) if u.side == self.side]
             pts = sum(map(_points, mine))
             if pts > limit:
+                what = "units" if self.side != AXIS else "stacking points (an army is three)"
                 st.fail(o, "STACK_OVER_LIMIT", "STACKING (A)",
-                        f"{pos.label(h)} holds {pts} stacking points at the end of the phase (limit {limit}): "
+                        f"{pos.label(h)} holds {pts} {what} at the end of the phase (limit {limit}): "
                         + ", ".join(u.id for u in mine), place=h)
 
 

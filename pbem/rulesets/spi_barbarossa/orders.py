@@ -95,7 +95,7 @@ class Place(Order):
         return f"place {self.unit} at {self.at}"
 
 
-VERBS = ("move", "rail", "overrun", "attack", "enter", "place", "breakdown", "recombine", "exchange")
+VERBS = ("move", "rail", "overrun", "attack", "enter", "place", "breakdown", "recombine", "exchange", "exit", "remove")
 
 
 @dataclass(frozen=True)
@@ -126,6 +126,26 @@ class Exchange(Order):
 
     def text(self) -> str:
         return f"exchange {'+'.join(self.units)}"
+
+
+@dataclass(frozen=True)
+class Exit(Order):
+    """Campaign Game, Soviet Victory 2 and 3: Soviet armies on the west edge leave the map."""
+
+    units: tuple[str, ...]
+
+    def text(self) -> str:
+        return f"exit {'+'.join(self.units)} off the west edge"
+
+
+@dataclass(frozen=True)
+class Remove(Order):
+    """Campaign Game, the Red Air-Force: the Luftwaffe unit the German removes in March."""
+
+    unit: str
+
+    def text(self) -> str:
+        return f"remove {self.unit} (the Red Air-Force)"
 
 
 def parse_file(ofile: Any) -> list[Order]:
@@ -178,6 +198,10 @@ def build_order(i: int, d: Mapping[str, Any]) -> Order:
         return Recombine(i, names(d["recombine"]))
     if "exchange" in d:
         return Exchange(i, names(d["exchange"]))
+    if "exit" in d:
+        return Exit(i, names(d["exit"]))
+    if "remove" in d:
+        return Remove(i, str(d["remove"]))
     if "enter" in d:
         return Enter(i, str(d["enter"]), str(d["at"]))
     return Place(i, str(d["place"]), str(d["at"]))

@@ -13,6 +13,7 @@ from ...core.frozen import freeze, thaw
 from ...core.state import GameState, Unit
 from ..common.position import Occupancy, PlacedUnit
 from .data import AXIS, SOVIET, CounterType, SpiData, enemy  # noqa: F401
+from .fronts import line_sides
 
 # Countries behind the Axis side of the 1941 front (German-held or allied); Sweden is neutral: nobody's.
 AXIS_COUNTRIES = frozenset({"germany", "poland", "rumania", "finland", "hungary", "slovakia", "bulgaria", "serbia"})
@@ -22,9 +23,11 @@ _HOME: dict[str, tuple[str | None, ...]] = {}
 
 
 def home_sides(data: "SpiData") -> tuple[str | None, ...]:
-    """Every hex's starting owner, computed once per scenario."""
+    """Every hex's starting owner, computed once per scenario: the side of the game's starting front line
+    (`settings.front`, the later games), else the 1941 owner of its country."""
     if data.scenario.digest not in _HOME:
-        _HOME[data.scenario.digest] = tuple(home_side(c) for c in data.country)
+        line = data.settings.get("front")
+        _HOME[data.scenario.digest] = line_sides(data, line) if line else tuple(home_side(c) for c in data.country)
     return _HOME[data.scenario.digest]
 
 
@@ -83,6 +86,7 @@ class Position(Occupancy):
             i = self.board.index(h)
             self.passed[i] = side
             self._passed_at.add(i)
+        self._load_held()
         self.vacated: set[int] = set()  # hexes of overrun units, treated as vacant (OVERRUN procedure)
         self.traces: dict[tuple[str, bool], tuple[int, Any]] = {}  # supply.supply_trace: the last one per side
         self._index_bits()
@@ -112,10 +116,16 @@ class Position(Occupancy):
         pos.turn = state.turn
         pos.weather = data.weather_for(state.date)
         pos.extras = thaw(state.extras)
+        pos._load_held()
         pos.vacated = set()
         pos.traces = {}
         pos._given = state.unit
         return pos
+
+    def _load_held(self) -> None:
+        """Cities a side held and then lost to the other side's pass (Control of Cities): `held` in the extras."""
+        index = self.board.index
+        self.held_before: dict[int, set[str]] = {index(h): set(v) for h, v in self.extras.get("held", {}).items()}
 
     # --- occupancy as sets of hexes (board.bits), kept up to date by place and remove ---------
     def _index_bits(self) -> None:
@@ -210,7 +220,10 @@ class Position(Occupancy):
         """Record that a unit of `side` passed these hexes (rail limits, city control); return changed cities."""
         changed = []
         for h in hexes:
-            if self.passed[h] != side:
+            old = self.passed[h]
+            if old != side:
+                if old is not None and h in self.data.city_hexes and old != home_sides(self.data)[h]:
+                    self.held_before.setdefault(h, set()).add(old)  # a city it held once (Control of Cities)
                 self.passed[h] = side
                 self._passed_at.add(h)
                 changed.append(h)
@@ -238,8 +251,14 @@ class Position(Occupancy):
         ids, home, passed = self.board.ids, home_sides(self.data), self.passed
         return {ids[i]: passed[i] for i in sorted(self._passed_at) if passed[i] is not None and passed[i] != home[i]}
 
+    def held_extras(self) -> dict[str, list[str]]:
+        """`held` for the extras: each city some side held before its last passer took it (see _load_held)."""
+        ids = self.board.ids
+        return {ids[h]: sorted(v) for h, v in sorted(self.held_before.items()) if v}
+
     def control(self) -> dict[str, str]:
-        """Control of Cities: the last side to pass a unit through each city."""
+        """The last side to pass a unit through each city: the state's running record of control (the count at
+        the end works the front lines out, control.city_control)."""
         out = {}
         for name in sorted(self.data.city_hex):
             side = self.passed[self.data.city_hex[name]]

@@ -20,15 +20,18 @@ from ...core.state import Awaiting, DiceState, GameState, ScenarioRef, Unit
 from . import checks, forms
 from . import data as spidata
 from .combat import CombatPhase
+from .control import axis_cities
 from .common import Step, side_name
 from .data import AXIS, SIDES, SOVIET, odds_column, odds_text
 from .movement import MovementPhase, allowance
-from .orders import Attack, Exchange, Place, build_order, parse_file
+from . import campaign
+from .orders import Attack, Breakdown, Enter, Exchange, Exit, Move, Overrun, Place, Rail, Recombine, Remove, build_order, parse_file
 from .position import Position
 from .setup import run_setup
 from .supply import in_general_supply
 from .victory import victory
 
+MOVEMENT_ORDERS = (Move, Rail, Overrun, Enter, Breakdown, Recombine, Exit)
 SETUP, FIRST, DECISION, SECOND, OVER = "setup", "movement-combat", "decision", "second-movement", "over"
 PHASE_TEXT = {SETUP: "initial deployment", FIRST: "first movement phase and combat phase",
               DECISION: "the defender's choice of combat results tables", SECOND: "second movement phase",
@@ -45,15 +48,19 @@ def next_month(date: str) -> str:
     return f"{y + (m == 12)}-{(m % 12) + 1:02d}"
 
 
+def in_game(entry: Mapping[str, Any], options: Sequence[str] | frozenset[str]) -> bool:
+    """Whether an order-of-battle entry is in this game: `option: NAME` only with that option (a what-if adds
+    it), `option: '!NAME'` only without it (a what-if takes it away)."""
+    opt = entry.get("option", "")
+    if opt.startswith("!"):
+        return opt[1:] not in options
+    return not opt or opt in options
+
+
 def scenario_units(d: spidata.SpiData, options: Sequence[str]) -> list[tuple[str, str, dict]]:
     """The order of battle's units the game's options keep (id, counter type, first flags)."""
-    out = []
-    for u in d.oob["units"]:
-        opt = u.get("option", "")
-        if (opt.startswith("!") and opt[1:] in options) or (opt and not opt.startswith("!") and opt not in options):
-            continue
-        out.append((u["id"], u["type"], {"setup": True} if u.get("start") else {"arrives": u["arrives"]}))
-    return out
+    return [(u["id"], u["type"], {"setup": True} if u.get("start") else {"arrives": u["arrives"]})
+            for u in d.oob["units"] if in_game(u, options)]
 
 
 class SpiBarbarossa(Ruleset):
@@ -70,8 +77,17 @@ class SpiBarbarossa(Ruleset):
             if opt not in known or not known[opt].get("implemented", False):
                 raise ReferenceError_(f"unknown or unimplemented option {opt!r}; available: "
                                       + ", ".join(k for k, v in sorted(known.items()) if v.get("implemented")))
-        units = [Unit(uid, d.counter(t).side, t, None, "pending", freeze(flags))
-                 for uid, t, flags in scenario_units(d, options)]
+        units = []
+        for u in d.oob["units"]:
+            if not in_game(u, options):
+                continue
+            flags = {"setup": True} if u.get("start") else {"arrives": u["arrives"]}
+            units.append(Unit(u["id"], d.counter(u["type"]).side, u["type"], None, "pending", freeze(flags)))
+        for key in sorted({u.type for u in units}):  # the counter sheet is finite: what-ifs cannot add beyond it
+            ct, n = d.counter(key), sum(1 for u in units if u.type == key)
+            if ct.mix is not None and n > ct.mix:
+                raise ReferenceError_(f"these options need {n} {ct.name} counters ({ct.label}) and the counter sheet "
+                                      f"holds {ct.mix}: choose fewer of {', '.join(sorted(options)) or 'them'}")
         first = scenario.doc["turns"]["first"]
         if "early-start" in options:  # What-if 4: the invasion on 15 May, one turn earlier
             first = previous_month(first)
@@ -136,10 +152,24 @@ class SpiBarbarossa(Ruleset):
         for o in items:
             if isinstance(o, (Place, Exchange)):
                 step.fail(o, "ORDER_WRONG_PHASE", "Sequence of play", "place orders are only for the initial deployment")
+        moves = [o for o in items if isinstance(o, MOVEMENT_ORDERS)]
+        removes = [o for o in items if isinstance(o, Remove)]
+        campaign_game = bool(campaign.settings(pos))
+        pos.extras["_answers"] = {s: dict(ofile.answers) if s == side and ofile.answers else dict(state.answers.get(s, {}))
+                                  for s in SIDES}
+        march = campaign_game and state.phase == FIRST and side == AXIS and state.date[5:] == "03"
+        if march:
+            step.phase_label = f"{state.date} the Red Air-Force"
+            campaign.red_air_force(step, removes, pos.extras["_answers"][AXIS])
+        else:
+            for o in removes:
+                step.fail(o, "ORDER_WRONG_PHASE", "The Red Air-Force", "a Luftwaffe unit is removed only at the start "
+                          "of the German-Allied March Player-Turn of the Campaign Game")
         if state.phase == FIRST:
             start_unsupplied = sorted(u.id for u in pos.active_units(side) if not in_general_supply(pos, u))
             pos.extras["unsupplied_at_start"] = start_unsupplied
-            moves = [o for o in items if not isinstance(o, (Attack, Place))]
+            if campaign_game and side == SOVIET:
+                campaign.soviet_turn_starts(pos)
             step.phase_label = f"{state.date} {side_name(side)} first movement phase"
             MovementPhase(step, 1).run(moves)
             step.phase_label = f"{state.date} {side_name(side)} combat phase"
@@ -169,7 +199,7 @@ class SpiBarbarossa(Ruleset):
                     step.fail(o, "ATTACK_WRONG_PHASE", "Sequence of play",
                               "there is no combat phase after the second movement phase")
             step.phase_label = f"{state.date} {side_name(side)} second movement phase"
-            MovementPhase(step, 2).run([o for o in items if not isinstance(o, (Attack, Place))])
+            MovementPhase(step, 2).run(moves)
             if dice is not None and not step.violations:
                 self._isolation(step)
         return pos, step
@@ -177,7 +207,16 @@ class SpiBarbarossa(Ruleset):
     def _check_answers(self, step: Step, ofile: OrdersFile, d: spidata.SpiData) -> None:
         """Answers are decisions; a typo must not silently fall back to the default."""
         allowed = {"crt": sorted(d.crts) + ["auto"]}
+        if d.settings.get("campaign"):
+            allowed["luftwaffe"] = []  # checked below: a Luftwaffe unit or a list of them (The Red Air-Force)
+            if "modified-victory" in step.pos.options:
+                allowed["end"] = ["agree", "no"]  # Modified Victory Conditions: the game ends when both agree
         for key, value in sorted(ofile.answers.items()):
+            if key == "luftwaffe" and key in allowed:
+                problem = campaign.luftwaffe_answer_problem(step.pos, thaw(value))
+                if problem:
+                    step.fail(None, "ANSWER_INVALID", "The Red Air-Force", problem)
+                continue
             if key not in allowed:
                 step.fail(None, "ANSWER_UNKNOWN", "COMBAT general rule",
                           f"no decision {key!r} in this game; known: {', '.join(sorted(allowed))}")
@@ -216,9 +255,11 @@ class SpiBarbarossa(Ruleset):
     def _next_state(self, state: GameState, pos: Position, step: Step) -> GameState:
         """Advance the sequence of play: setup -> Axis turn (two steps) -> Soviet turn (two steps) -> next month."""
         side, phase, turn, date = state.awaiting.side, state.phase, state.turn, state.date
+        result = self._campaign_result(pos, phase, side) if campaign.settings(pos) and phase != SETUP else None
         extras = {k: v for k, v in pos.extras.items() if not k.startswith("_")}
-        result = None
-        if phase == SETUP:
+        if result is not None:
+            nside, nphase = None, OVER
+        elif phase == SETUP:
             nside, nphase = (AXIS, SETUP) if side == SOVIET else (AXIS, FIRST)
         elif phase == FIRST and "pending" in extras:
             nside, nphase = spidata.enemy(side), DECISION
@@ -230,18 +271,33 @@ class SpiBarbarossa(Ruleset):
             nside, nphase = SOVIET, FIRST
         elif date >= extras.get("last_turn", date):
             nside, nphase = None, OVER
-            result = victory(pos, pos.data.settings["victory"]["levels"])
-            step.event("victory", f"end of the game: the Axis holds {result['axis_points']} victory points: "
-                       f"{result['level']}", **result)
+            if campaign.settings(pos):  # the last month has passed: a draw, or the article's count
+                result = campaign.modified_result(pos, "the final turn") if "modified-victory" in pos.options \
+                    else campaign.draw()
+            else:
+                result = victory(pos, pos.data.settings["victory"]["levels"])
+                step.event("victory", f"end of the game: the Axis holds {result['axis_points']} victory points: "
+                           f"{result['level']}", **result)
         else:
             nside, nphase, turn, date = AXIS, FIRST, turn + 1, next_month(date)
             self._arrivals(pos, step, date)
+            self._withdrawals(pos, step, date)
             extras["weather"] = pos.data.weather_for(date)
             if pos.weather == "winter" and extras["weather"] != "winter":
                 self._thaw(pos, step)
-            step.event("turn", f"game-turn {turn}: {date}, weather {extras['weather']}", turn=turn, date=date,
-                       weather=extras["weather"])
+            period = campaign.period(pos, date) if campaign.settings(pos) else ""
+            step.event("turn", f"game-turn {turn}: {date}, weather {extras['weather']}" + (f" ({period})" if period else ""),
+                       turn=turn, date=date, weather=extras["weather"])
+            if campaign.settings(pos):
+                step.event("campaign", campaign.report(pos, date), **campaign.counters(pos))
+        if result is not None and "text" in result:
+            step.event("victory", result["text"], **{k: v for k, v in result.items() if k != "text"})
         extras["passed"] = pos.passed_extras()
+        held = pos.held_extras()
+        if held:
+            extras["held"] = held
+        else:
+            extras.pop("held", None)
         question = extras.pop("question", "") if nphase == DECISION else ""
         kind = {OVER: "none", SETUP: "setup", DECISION: "decision"}.get(nphase, "orders")
         awaiting = Awaiting(nside, kind, PHASE_TEXT[nphase], question)
@@ -250,6 +306,22 @@ class SpiBarbarossa(Ruleset):
                            result=freeze(result) if result else None)
         pos.hand_on(nxt)
         return nxt
+
+    def _campaign_result(self, pos: Position, phase: str, side: str) -> dict | None:
+        """The Campaign Game ends the moment a victory condition is met (Campaign Game Victory Conditions); with
+        the Modified Victory Conditions it also ends when both players agree, and the article's chart scores it."""
+        campaign.note_destroyed(pos)
+        result = campaign.after_step(pos)
+        ended_by = result["text"] if result else ""
+        if result is None and phase == SECOND and side == AXIS:
+            result = campaign.after_axis_turn(pos)
+        if result is None and phase == SECOND and side == SOVIET:
+            result = campaign.after_soviet_turn(pos)
+            if result is None and "modified-victory" in pos.options and campaign.both_agree(pos.extras["_answers"]):
+                return campaign.modified_result(pos, "agreement of both players")
+        if result is not None and "modified-victory" in pos.options:
+            return campaign.modified_result(pos, (ended_by or result["text"]))
+        return result
 
     def _thaw(self, pos: Position, step: Step) -> None:
         """Winter (E): at the thaw the enemy moves each unit on an all-lake hex to a lake-shore hex of his
@@ -274,7 +346,7 @@ class SpiBarbarossa(Ruleset):
     def _arrivals(self, pos: Position, step: Step, date: str) -> None:
         """Returns of used-up supply units and Soviet replacements, from the order of battle's schedule."""
         for entry in pos.data.oob.get("returns", []):
-            if entry["date"] != date:
+            if entry["date"] != date or not in_game(entry, pos.options):
                 continue
             pool = sorted(u.id for u in pos.units.values() if u.ct.key == entry["type"] and u.status == "eliminated")
             for uid in pool[: entry["count"]]:
@@ -282,6 +354,28 @@ class SpiBarbarossa(Ruleset):
                 u.status = "pending"
                 u.flags["arrives"] = date
                 step.event("returns", f"{uid} returns as a replacement, due {date}", unit=uid)
+
+    def _withdrawals(self, pos: Position, step: Step, date: str) -> None:
+        """What-ifs that take a unit out at a game start (What-if 13 in the Campaign Game): the named unit, or its
+        corps if it is broken down, or else the first of its type still in play."""
+        for entry in pos.data.oob.get("withdrawals", []):
+            if entry["date"] != date or not in_game(entry, pos.options):
+                continue
+            u = pos.units.get(entry["unit"])
+            if u is None or u.status not in ("active", "pending", "broken-down"):
+                u = next((x for x in sorted(pos.units.values(), key=lambda x: x.id)
+                          if x.ct.key == entry["type"] and x.status in ("active", "pending")), None)
+            if u is None:
+                continue
+            gone = [u] + ([x for x in pos.units.values() if x.id.startswith(u.id + ".") and x.status == "active"]
+                          if u.status == "broken-down" else [])
+            for x in gone:
+                if x.active:
+                    pos.remove(x, status="withdrawn")
+                else:
+                    x.status = "withdrawn"
+            step.event("withdrawn", f"{'+'.join(x.id for x in gone)} leave the game: {entry.get('why', '')}".rstrip(": "),
+                       units=[x.id for x in gone])
 
     def _scenario(self, state: GameState) -> Scenario:
         from ...core.game import scenario_of
@@ -310,16 +404,32 @@ class SpiBarbarossa(Ruleset):
             lines.append(state.awaiting.question)
         else:
             lines.append("hex ids 'CCRR' quoted, or city names; `pbem route STATE UNIT HEX` finds a path")
+            pos = Position(d, state)
             if state.phase == FIRST:
-                pos = Position(d, state)
                 due = [u for u in pos.units.values() if u.side == side and u.status == "pending"
                        and u.flags.get("arrives", "9") <= state.date]
                 if due:
                     lines.append("reinforcements you may enter now: " + ", ".join(sorted(u.id for u in due)))
+            if campaign.settings(pos):
+                lines += self._campaign_notes(pos, state, side)
+        return lines
+
+    def _campaign_notes(self, pos: Position, state: GameState, side: str) -> list[str]:
+        """What the Campaign Game's own rules let this side do in this step (its order forms are in forms.py)."""
+        lines = []
+        if side == AXIS and state.phase == FIRST:
+            due = campaign.replacements_due(pos)
+            if due:
+                lines.append("replacements you may bring back now ({enter: UNIT, at: HEX} on the west edge, not in "
+                             "Finland; Replacements (A)-(C)): " + ", ".join(due))
+            if state.date[5:] == "03":
+                lines.append("March: the Red Air-Force removes one Luftwaffe unit: {remove: UNIT}, or answers "
+                             "luftwaffe: [UNIT, ...] (your preference); by default the first on the map by id")
         return lines
 
     def order_forms(self, state: GameState, side: str) -> tuple[OrderForm, ...]:
-        return forms.for_step(state.phase, side, state.options)
+        campaign_game = bool(spidata.load(self._scenario(state)).settings.get("campaign"))
+        return forms.for_step(state.phase, side, state.options, campaign_game)
 
     def all_order_forms(self) -> tuple[OrderForm, ...]:
         return forms.ALL
@@ -350,11 +460,15 @@ class SpiBarbarossa(Ruleset):
             on_map = pos.active_units(s)
             counts[s] = {"on_map": len(on_map), "eliminated": sum(1 for u in pos.units.values() if u.side == s and u.status == "eliminated"),
                          "attack": sum(u.ct.attack for u in on_map), "defense": sum(u.ct.defense for u in on_map)}
-        axis_vp = sum(v for n, v in d.city_vp.items() if v and d.country[d.city_hex[n]] == "ussr" and pos.passed[d.city_hex[n]] == AXIS)
-        return {"game": state.game, "ruleset": self.id, "scenario": state.scenario.id, "step": state.step,
-                "turn": state.turn, "date": state.date, "weather": pos.weather, "phase": PHASE_TEXT[state.phase],
-                "awaiting": state.awaiting.to_dict(), "forces": counts, "axis_city_points": axis_vp,
-                "control": dict(state.control), "result": dict(state.result) if state.result else None}
+        axis_vp = sum(c["vp"] for c in axis_cities(pos))  # if the game ended now
+        out = {"game": state.game, "ruleset": self.id, "scenario": state.scenario.id, "step": state.step,
+               "turn": state.turn, "date": state.date, "weather": pos.weather, "phase": PHASE_TEXT[state.phase],
+               "awaiting": state.awaiting.to_dict(), "forces": counts, "axis_city_points": axis_vp,
+               "control": dict(state.control), "result": dict(state.result) if state.result else None}
+        if campaign.settings(pos):
+            out["campaign"] = campaign.counters(pos)
+            out["notes"] = [campaign.report(pos, state.date)]
+        return out
 
     def route(self, state: GameState, unit_id: str, target: str, *, check: bool = True) -> Route:
         """Cheapest legal path for a unit to a hex in the current movement phase, with its cost; the rules' own
@@ -382,6 +496,17 @@ class SpiBarbarossa(Ruleset):
         elif check and state.phase in (FIRST, SECOND) and u.side in self.submitters(state):
             refused = self.objection(state, u.side, order)
         return Route(unit_id, pos.hex_id(goal), ids, cost, allowance(pos, u), "MP", order, refused)
+
+    def view(self, state: GameState, side: str | None, keys: Any = None, *, events: bool = True) -> Any:
+        """The map as `side` sees it (pbem.view); nothing is hidden in this game."""
+        from .view import build
+
+        return build(self, state, side, keys, events=events)
+
+    def where(self, state: GameState, place: str, side: str | None, keys: Any = None) -> dict:
+        from .view import where
+
+        return where(self, state, place, side, keys)
 
     # --- odds ------------------------------------------------------------------------------
     def odds_modifiers(self, scenario: Scenario) -> tuple[Modifier, ...]:

@@ -1,10 +1,11 @@
 """Initial Deployment: both sides place their June 1941 forces; the placement is a checked step."""
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from .common import Step, stack_limit, stack_points
 from .data import AXIS, SOVIET
+from .fronts import line_finland, line_sides
 from .orders import Exchange, Place
 from .position import PUnit
 from .position import Position
@@ -26,8 +27,14 @@ def deploy_countries(pos: Position, side: str, options: Sequence[str]) -> frozen
 
 
 def front_hexes(pos: Position, side: str, options: Sequence[str]) -> list[int]:
-    """The hexes each side must cover: its own hexes next to the 1941 Soviet border (Initial Deployment)."""
+    """The hexes each side must cover: its own hexes next to the game's front line (Initial Deployment): the
+    1941 Soviet border, or the later games' line (Starting Front Lines)."""
     data, board = pos.data, pos.board
+    line = data.settings.get("front")
+    if line:
+        sides = line_sides(data, line)
+        return [h for h, s in enumerate(sides) if s == side and any(
+            sides[n] not in (side, None) and (min(h, n), max(h, n)) not in data.strait_pairs for n in board.neighbours(h))]
     mine = deploy_countries(pos, side, options)
     out = []
     for h, c in enumerate(data.country):
@@ -46,6 +53,19 @@ def front_hexes(pos: Position, side: str, options: Sequence[str]) -> list[int]:
                 out.append(h)
                 break
     return out
+
+
+def deploy_area(pos: Position, side: str, options: Sequence[str]) -> tuple[Callable[[int], bool], Callable[[int], bool]]:
+    """Where a side may set up, and which hexes are Finland for the Finns' rule (Initial Deployment): behind
+    its side of the game's front line (the later games: the line's Finnish-held land is Finland), or in the
+    countries of `deploy_countries` (the Barbarossa Game)."""
+    data = pos.data
+    line = data.settings.get("front")
+    if line:
+        sides, finland = line_sides(data, line), line_finland(data, line)
+        return (lambda h: sides[h] == side), (lambda h: h in finland)
+    countries = deploy_countries(pos, side, options)
+    return (lambda h: data.country[h] in countries), (lambda h: data.country[h] == "finland")
 
 
 # Variable Situations 7: what the Soviets may trade at setup, and what they get.
@@ -93,7 +113,7 @@ def exchange(step: Step, o: Exchange, options: Sequence[str]) -> None:
 
 def run_setup(step: Step, orders: Sequence[Place | Exchange], options: Sequence[str]) -> None:
     pos, side = step.pos, step.side
-    allowed = deploy_countries(pos, side, options)
+    allowed, in_finland = deploy_area(pos, side, options)
     for o in orders:
         if isinstance(o, Exchange) and o.index not in step.drop:
             exchange(step, o, options)
@@ -119,15 +139,15 @@ def run_setup(step: Step, orders: Sequence[Place | Exchange], options: Sequence[
             step.fail(o, "SETUP_IMPASSABLE", "Initial Deployment", f"{pos.label(h)} is {terrain}", unit=u.id, place=h)
             continue
         finn = u.ct.nation == "finnish"
-        if side == AXIS and (finn != (country == "finland")):
+        if side == AXIS and (finn != in_finland(h)):
             step.fail(o, "SETUP_FINNS_IN_FINLAND", "Initial Deployment",
                       "Finnish units deploy only in Finland, and only Finnish units deploy there", unit=u.id, place=h)
             continue
-        if u.ct.nation == "hungarian" and country != "hungary":
+        if u.ct.nation == "hungarian" and "hungary-at-war" in options and country != "hungary":
             step.fail(o, "SETUP_HUNGARIANS_IN_HUNGARY", "Variable Situations 3",
                       "the Hungarian army sets up in Hungary", unit=u.id, place=h)
             continue
-        if country not in allowed:
+        if not allowed(h):
             step.fail(o, "SETUP_WRONG_SIDE_OF_FRONT", "Initial Deployment",
                       f"{pos.label(h)} ({country}) is not behind the {side} side of the front line", unit=u.id, place=h)
             continue
@@ -139,7 +159,7 @@ def run_setup(step: Step, orders: Sequence[Place | Exchange], options: Sequence[
     if missing:
         step.fail(None, "SETUP_MISSING_UNITS", "Initial Deployment", "these units of the initial order of battle are not placed: "
                   + ", ".join(missing))
-    limit = stack_limit(pos.data, side)
+    limit = stack_limit(pos.data, side, pos.date)
     for h in sorted(pos.occ):
         mine = [u for u in pos.at(h) if u.side == side]
         if sum(map(stack_points, mine)) > limit:

@@ -76,6 +76,19 @@ def supply_trace(pos: Position, side: str, finnish: bool = False) -> BitTrace:
     return trace
 
 
+def relieve(pos: Position) -> None:
+    """SUPPLY (A), the parenthesis: a unit that began its Player-Turn out of general supply and is found in
+    supply at any point of it is relieved, and is not eliminated at the end even if it is cut off again.
+    Called after every order and every combat of the Player-Turn; a no-op when nobody began it isolated."""
+    waiting = pos.extras.get("unsupplied_at_start")
+    if not waiting:
+        return
+    units = pos.units
+    still = [uid for uid in waiting if not (units[uid].active and in_general_supply(pos, units[uid]))]
+    if len(still) != len(waiting):
+        pos.extras["unsupplied_at_start"] = still
+
+
 def general_supply(pos: Position, side: str, finnish: bool = False) -> bytearray:
     """Hexes in general supply, a byte per hex (1 = supplied)."""
     return supply_trace(pos, side, finnish).mask()
