@@ -164,14 +164,15 @@ def arrow_id(colour: str) -> str:
     return "ah" + colour.lstrip("#")
 
 
-def defs(hex_radius: float, arrow_colours: Iterable[str]) -> str:
-    """The shared SVG definitions: the hexagon, the unit symbols, an arrowhead per colour."""
+def defs(hex_radius: float, arrow_colours: Iterable[str], pointy: bool = False) -> str:
+    """The shared SVG definitions: the hexagon (flat-topped, or `pointy`), the unit symbols, an arrowhead per
+    colour."""
     import math
 
     out = ["<style>text{font-family:DejaVu Sans,Verdana,Arial,sans-serif;}</style>"]
     if hex_radius:
         corners = " ".join(f"{f(hex_radius * math.cos(math.radians(a)))},{f(hex_radius * math.sin(math.radians(a)))}"
-                           for a in range(0, 360, 60))
+                           for a in range(30 if pointy else 0, 360, 60))
         out.append(f'<polygon id="hx" points="{corners}" stroke="#b9b29a" stroke-width="0.6"/>')
     for name in sorted(SYMBOLS):
         parts = ['<rect width="14" height="9"/>']

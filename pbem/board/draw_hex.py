@@ -87,7 +87,7 @@ def drawing(view: View, *, around: str | None = None, radius: int | None = None)
     shown = touching(view, centre)
     events(over, shown, centre)
     header(over, view, x0, y0 - hh, w)
-    return Drawing(x0, y0 - hh, w, h + hh, r, base, over, colours(shown))
+    return Drawing(x0, y0 - hh, w, h + hh, r, base, over, colours(shown), view.board.pointy)
 
 
 def city_label(p) -> str:

@@ -247,10 +247,11 @@ class Drawing:
     base: Canvas
     overlay: Canvas
     colours: tuple[str, ...]
+    pointy: bool = False  # the hexagons' corners point up (a printed sheet's rows)
 
     def layers(self) -> Layers:
         box = f"{f(self.x)} {f(self.y)} {f(self.width)} {f(self.height)}"
-        return Layers(self.width, self.height, box, defs(self.hex_radius, self.colours), self.base.svg(),
+        return Layers(self.width, self.height, box, defs(self.hex_radius, self.colours, self.pointy), self.base.svg(),
                       self.overlay.svg())
 
 

@@ -20,14 +20,19 @@ SQRT3 = math.sqrt(3.0)
 
 # --- geometry ------------------------------------------------------------------------------------
 
-def hex_centre(col: int, row: int, r: float = HEX_RADIUS) -> tuple[float, float]:
-    """Flat-topped hexes in columns, even columns half a hex down (the maps' `flat-columns-even-down`)."""
+def hex_centre(col: int, row: int, r: float = HEX_RADIUS, pointy: bool = False) -> tuple[float, float]:
+    """Flat-topped hexes in columns, even columns half a hex down (the maps' `flat-columns-even-down`); `pointy`:
+    a printed sheet's rows, id CCRR = row and column, even rows half a hex right (`pointy-rows-even-right`)."""
     h = SQRT3 * r
+    if pointy:
+        return num(MARGIN + h / 2 + (row - 1 + 0.5 * (col % 2 == 0)) * h), num(MARGIN + r + (col - 1) * 1.5 * r)
     return num(MARGIN + r + (col - 1) * 1.5 * r), num(MARGIN + h / 2 + (row - 1 + 0.5 * ((col - 1) % 2)) * h)
 
 
-def hex_size(columns: int, rows: int, r: float = HEX_RADIUS) -> tuple[float, float]:
+def hex_size(columns: int, rows: int, r: float = HEX_RADIUS, pointy: bool = False) -> tuple[float, float]:
     h = SQRT3 * r
+    if pointy:
+        return num(2 * MARGIN + (rows + 0.5) * h), num(2 * MARGIN + 2 * r + (columns - 1) * 1.5 * r)
     return num(2 * MARGIN + 2 * r + (columns - 1) * 1.5 * r), num(2 * MARGIN + (rows + 0.5) * h)
 
 
@@ -89,6 +94,7 @@ def _hex_geography(doc: Mapping[str, Any], board: Any, start_line: tuple[str, st
                    city_value: Callable[[str, Mapping[str, Any]], str],
                    city_tags: Callable[[str, Mapping[str, Any]], Sequence[str]], codes: bool) -> Geography:
     columns, rows = board.columns, board.rows
+    pointy = getattr(board, "layout", "") == "pointy-rows-even-right"
     hexes = doc.get("hexes") or {}
     cities: dict[str, tuple[str, Mapping[str, Any]]] = {}
     for name in sorted(doc.get("cities") or {}):
@@ -107,7 +113,7 @@ def _hex_geography(doc: Mapping[str, Any], board: Any, start_line: tuple[str, st
     places = []
     for hid in board.ids:
         h = hexes.get(hid) or {}
-        x, y = hex_centre(int(hid[:2]), int(hid[2:]))
+        x, y = hex_centre(int(hid[:2]), int(hid[2:]), pointy=pointy)
         terrain, country = str(h.get("terrain", "clear")), str(h.get("country") or "")
         name, value, tags = "", "", ()
         if hid in cities:
@@ -142,9 +148,9 @@ def _hex_geography(doc: Mapping[str, Any], board: Any, start_line: tuple[str, st
                 edges.append(Edge(pa.id, pb.id, details(("start_line", start_line[1]))))
             else:
                 edges.append(Edge(pa.id, pb.id, details(("national_border", f"{ca}/{cb}"))))
-    width, height = hex_size(columns, rows)
+    width, height = hex_size(columns, rows, pointy=pointy)
     title = str(doc.get("name", doc.get("id", "")))
-    return Geography(Board("hex", title, width, height, HEX_RADIUS, columns, rows), tuple(places), tuple(edges),
+    return Geography(Board("hex", title, width, height, HEX_RADIUS, columns, rows, pointy), tuple(places), tuple(edges),
                      {p.id: i for i, p in enumerate(places)})
 
 

@@ -53,7 +53,7 @@ def drawing_to_png(drawing: Any, *, scale: float = 1.0) -> bytes:
     lines are smooth; the overlay (units, events, header) drawn on it at full size; a 256-colour palette."""
     Image, ImageDraw, _ = _pillow()
     im = _base(drawing, scale)
-    pen = _Pen(im, ImageDraw.Draw(im, "RGBA"), drawing.x, drawing.y, scale, drawing.hex_radius)
+    pen = _Pen(im, ImageDraw.Draw(im, "RGBA"), drawing.x, drawing.y, scale, drawing.hex_radius, drawing.pointy)
     for op in drawing.overlay.ops:
         _draw(pen, op)
     pal = im.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
@@ -73,7 +73,7 @@ def _base(drawing: Any, scale: float) -> Any:
     Image, ImageDraw, _ = _pillow()
     width, height = max(1, math.ceil(drawing.width * scale)), max(1, math.ceil(drawing.height * scale))
     key = hashlib.sha256(repr((RASTER, SUPERSAMPLE, scale, drawing.x, drawing.y, width, height, drawing.hex_radius,
-                               drawing.base.ops)).encode()).hexdigest()
+                               drawing.pointy, drawing.base.ops)).encode()).hexdigest()
     folder = cache_dir()
     entry = folder / f"raster-{key}.rgb" if folder else None  # raw pixels: reading them back costs nothing
     if entry is not None and entry.is_file():
@@ -85,7 +85,7 @@ def _base(drawing: Any, scale: float) -> Any:
             pass
     k = scale * SUPERSAMPLE
     im = Image.new("RGB", (width * SUPERSAMPLE, height * SUPERSAMPLE), (255, 255, 255))
-    pen = _Pen(im, ImageDraw.Draw(im, "RGBA"), drawing.x, drawing.y, k, drawing.hex_radius)
+    pen = _Pen(im, ImageDraw.Draw(im, "RGBA"), drawing.x, drawing.y, k, drawing.hex_radius, drawing.pointy)
     for op in drawing.base.ops:
         _draw(pen, op)
     im = im.reduce(SUPERSAMPLE) if SUPERSAMPLE > 1 else im
@@ -105,23 +105,26 @@ def _base(drawing: Any, scale: float) -> Any:
 class _Pen:
     """The image, its drawing context and the mapping from drawing pixels to image pixels."""
 
-    def __init__(self, im: Any, draw: Any, ox: float, oy: float, k: float, hex_radius: float) -> None:
+    def __init__(self, im: Any, draw: Any, ox: float, oy: float, k: float, hex_radius: float,
+                 pointy: bool = False) -> None:
         self.im, self.draw, self.ox, self.oy, self.k = im, draw, ox, oy, k
         self.hex_r, self.hex_line = round(hex_radius * k * 8) / 8, max(1, round(0.6 * k))
-        self.hexes = _hex_masks(self.hex_r, self.hex_line) if hex_radius else None
+        self.pointy = pointy
+        self.hexes = _hex_masks(self.hex_r, self.hex_line, pointy) if hex_radius else None
 
     def xy(self, x: float, y: float) -> tuple[float, float]:
         return (x - self.ox) * self.k, (y - self.oy) * self.k
 
 
 @lru_cache(maxsize=8)
-def _hex_masks(r: float, line: int) -> tuple[Any, Any, int]:
+def _hex_masks(r: float, line: int, pointy: bool = False) -> tuple[Any, Any, int]:
     """One hexagon's shape as a mask and its outline as another, pasted at every hex: far faster than drawing
     2,000 polygons."""
     Image, ImageDraw, _ = _pillow()
     half = math.ceil(r) + 1
     size = 2 * half + 1
-    pts = [(half + r * math.cos(math.radians(a)), half + r * math.sin(math.radians(a))) for a in range(0, 360, 60)]
+    pts = [(half + r * math.cos(math.radians(a)), half + r * math.sin(math.radians(a)))
+           for a in range(30 if pointy else 0, 360, 60)]
     fill, edge = Image.new("L", (size, size), 0), Image.new("L", (size, size), 0)
     ImageDraw.Draw(fill).polygon(pts, fill=255, outline=255)
     ImageDraw.Draw(edge).polygon(pts, outline=255, width=line)
@@ -129,10 +132,10 @@ def _hex_masks(r: float, line: int) -> tuple[Any, Any, int]:
 
 
 @lru_cache(maxsize=64)
-def _hex_tile(fill: tuple, r: float, line: int) -> Any:
+def _hex_tile(fill: tuple, r: float, line: int, pointy: bool = False) -> Any:
     """A hexagon of one terrain colour with its outline, ready to paste through the shape mask."""
     Image, _, _ = _pillow()
-    shape, edge, half = _hex_masks(r, line)
+    shape, edge, half = _hex_masks(r, line, pointy)
     tile = Image.new("RGB", shape.size, fill)
     tile.paste((185, 178, 154), (0, 0), edge)
     return tile
@@ -171,7 +174,7 @@ def _draw(pen: _Pen, op: tuple) -> None:
         _, x, y, fill, _place = op
         cx, cy = pen.xy(x, y)
         mask, _edge, half = pen.hexes
-        pen.im.paste(_hex_tile(rgb(fill), pen.hex_r, pen.hex_line), (round(cx) - half, round(cy) - half), mask)
+        pen.im.paste(_hex_tile(rgb(fill), pen.hex_r, pen.hex_line, pen.pointy), (round(cx) - half, round(cy) - half), mask)
     elif kind == "text":
         _, x, y, s, size, fill, bold, anchor, halo, _cls = op
         _text(pen, x, y, s, size, rgb(fill), bold, anchor, rgb(halo) if halo else None)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ...core.consistency import awaiting_problem, missing_units, placement_problems, unknown_phase, unknown_units
 from ...core.contract import Problem
-from ...core.state import GameState
+from ...core.state import GameState, Unit
 from .common import stack_limit, stack_points
 from .data import SIDES, SpiData
 
@@ -21,7 +21,7 @@ def problems(state: GameState, d: SpiData, scenario_units: list[str], phase_text
     out += _awaiting(state, phase_text)
     out += placement_problems(state)
     out += missing_units(state, scenario_units, f"{RULES} order of battle")
-    out += unknown_units(state, scenario_units, f"{RULES} order of battle", lambda u: _corps_of_an_army(state, d, u))
+    out += unknown_units(state, scenario_units, f"{RULES} order of battle", lambda u: made_in_play(state, d, u))
     winter = d.weather_for(state.date) == "winter" if len(state.date) >= 7 and state.date[5:7].isdigit() else False
     points: dict[tuple[str, str], int] = {}
     for u in state.units:
@@ -59,14 +59,19 @@ def problems(state: GameState, d: SpiData, scenario_units: list[str], phase_text
     return out
 
 
-def _corps_of_an_army(state: GameState, d: SpiData, u: object) -> bool:
-    """STACKING (C): an army's corps are units `ARMY.1`, `ARMY.2` ... made by its first breakdown."""
-    army_id, _, n = getattr(u, "id", "").rpartition(".")
-    army = state.unit(army_id)
-    if army is None or not n.isdigit() or army.type not in d.counters:
-        return False
-    into = d.counters[army.type].breaks_into
-    return into is not None and 1 <= int(n) <= into[1] and getattr(u, "type", "") == into[0]
+def made_in_play(state: GameState, d: SpiData, u: Unit) -> bool:
+    """Units the rules make during play, by the names they give them: an army's corps `ARMY.1` ... (its first
+    breakdown, STACKING (C)), a Soviet army combined from corps `TYPE-01` ... (STACKING (C) in the later games),
+    and the counters What-if 7 exchanges starting units for, `UNIT-r1` ... (Variable Situations 7)."""
+    army_id, dot, n = u.id.rpartition(".")
+    army = state.unit(army_id) if dot else None
+    if army is not None and n.isdigit() and army.type in d.counters:
+        into = d.counters[army.type].breaks_into
+        return into is not None and 1 <= int(n) <= into[1] and u.type == into[0]
+    base, dash, n = u.id.rpartition("-")
+    if dash and base == u.type and n.isdigit():
+        return u.type in d.counters
+    return bool(dash) and n[:1] == "r" and n[1:].isdigit() and u.type in d.counters and state.unit(base) is not None
 
 
 class _Stackable:
