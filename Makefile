@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo demo-fast demo-codeword test bench venv clean setup compile sysdeps
+.PHONY: demo demo-fast demo-codeword test bench venv clean setup compile sysdeps pictures
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,10 @@ bench: compile .venv-bench/.installed
 # Developer targets: regenerate committed data (the map needs the `mapgen` extra in a separate venv).
 setup: $(STAMP)
 	$(PY) scenarios/spi-barbarossa/tools/build_setup.py
+
+# The pictures the README and docs show (tests/pages/test_pictures.py checks they are current).
+pictures: compile
+	$(PY) -m tests.pages.pictures
 
 clean:
 	rm -rf $(VENV) .venv-bench .pytest_cache bench/out

@@ -126,6 +126,31 @@ def soak(games: int = int(os.environ.get("PBEM_SOAK_GAMES", "50"))) -> list[dict
     return rows
 
 
+def pages_rows(res: dict) -> list[str]:
+    """The map and page measures as table rows (see bench/pages.py)."""
+    m = res["map"]
+    rows = ["| measure | value | target | |", "|---|---|---|---|"]
+    for fmt, target in (("svg", 1.2), ("png", 2.0)):
+        ratio = m[f"{fmt}_ratio"]
+        rows.append(f"| `pbem map` of the whole SPI map, {m['units']} units, as {fmt.upper()} / `pbem adjudicate` "
+                    f"of the worked example's step | {ratio:.2f} ({m[f'{fmt}_s'] * 1000:.0f} ms / "
+                    f"{m['adjudicate_s'] * 1000:.0f} ms, median of {m['runs']}; CPU time {m[f'{fmt}_cpu_ratio']:.2f}; "
+                    f"{m[f'{fmt}_bytes'] // 1024} KiB) | <= {target} | "
+                    f"{'meets' if ratio <= target else 'misses'} |")
+    for key in ("view", "view_spi"):
+        if key not in res:
+            continue
+        v = res[key]
+        what = f"`pbem view` of {v['game']} ({v['steps']} steps, {v['bytes'] // 1024} KiB) in headless Chromium"
+        rows.append(f"| {what}: opening to the first map drawn | {v['first_ms']:.0f} ms (median, worst "
+                    f"{v['first_max_ms']:.0f}; renderer CPU {v['first_cpu_ms']:.0f} ms) | <= 1000 | "
+                    f"{'meets' if v['first_ms'] <= 1000 else 'misses'} |")
+        rows.append(f"| {what}: a step change drawn | {v['step_ms']:.0f} ms (median of {v['changes']}, worst "
+                    f"{v['step_max_ms']:.0f}; renderer CPU {v['step_cpu_ms']:.0f} ms) | <= 100 | "
+                    f"{'meets' if v['step_ms'] <= 100 else 'misses'} |")
+    return rows
+
+
 def outside(script: str) -> dict | None:
     """A benchmark run in .venv-bench (it alone has the comparison packages); None if that is missing."""
     py = ROOT / ".venv-bench/bin/python"
@@ -147,6 +172,8 @@ def main() -> None:
     scale = json.loads(subprocess.run([PY, str(ROOT / "bench/scale.py")], check=True, capture_output=True,
                                       text=True, cwd=ROOT).stdout)
     dip = outside("bench/diplomacy_compare.py")
+    pages = json.loads(subprocess.run([PY, str(ROOT / "bench/pages.py")], check=True, capture_output=True,
+                                      text=True, cwd=ROOT).stdout)
     soaked = soak()
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
@@ -182,6 +209,7 @@ def main() -> None:
     for row in soaked:
         lines.append(f"| soak: {row['scenario']}, {row['games']} self-play games | {row['failures']} failures "
                      f"({row['seconds']:.0f} s) | 0 | {'meets' if not row['failures'] else 'misses: ' + str(row['first_failure'])} |")
+    lines += ["", "Issue 13 (maps and pages, bench/pages.py):", ""] + pages_rows(pages)
     report = "\n".join(lines)
     print(f"{when} on {machine}\n{report}")
     doc = ROOT / "docs/performance.md"

@@ -4,6 +4,7 @@
 # One package per line in PACKAGES, with the test that needs it.
 set -euo pipefail
 PACKAGES=(
+  chromium  # tests/pages: the HTML pages in a real headless browser (driven by Playwright)
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

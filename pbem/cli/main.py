@@ -161,7 +161,8 @@ def new(scenario: str, output: str, seed: str | None, game_id: str | None, optio
 @main.command()
 @click.argument("state_file", metavar="STATE")
 @click.option("--side", help="show only what this side may see")
-@click.option("--report", "report_fmt", type=click.Choice(["text", "md", "json"]), help="print the last step's report")
+@click.option("--report", "report_fmt", type=click.Choice(["text", "md", "json", "html"]),
+              help="print the last step's report (html: a page with the map)")
 @click.option("--secret", "secret_file", help="your secret file: see your own hidden units (docs/hidden.md)")
 @click.option("--units", is_flag=True, help="list every unit the side may see, own and enemy, with place and status")
 @click.option("--check", "check_only", is_flag=True,
@@ -189,6 +190,11 @@ def show(state_file: str, side: str | None, report_fmt: str | None, secret_file:
     keys = game.keyring(state, [], secrets)
     rs = game.ruleset_of(state)
     summary = rs.summary(state, side) if keys is None else rs.summary(state, side, keys=keys)
+    if report_fmt == "html":
+        from .page_cmds import render_report
+
+        click.echo(render_report(state, "html", side=side, keys=keys), nl=False)
+        return
     if report_fmt:
         text = render(state.to_dict(), state.hash(), report_fmt)
         private = summary.get("private") or summary.get("positions")
@@ -334,22 +340,29 @@ def _secrets(paths: tuple[str, ...], state: Any = None, state_file: str = "") ->
 @click.argument("orders_files", metavar="ORDERS...", nargs=-1)
 @click.option("-o", "--output", required=True, help="the next state file")
 @click.option("--report", "report_file", help="write the turn report here ('-' for standard output)")
-@click.option("--format", "fmt", type=click.Choice(["text", "md", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "md", "json", "html"]),
+              help="the report's format; default: from --report's extension (.html, .md, .json), else text")
+@click.option("--map", "map_file", help="write the next state's map (.svg, .png, .html); a Markdown report links it "
+              "(default for one: next to it, as .svg)")
 @click.option("--secret", "secrets", multiple=True,
               help="the adjudicating side's secret (committed dice, and its hidden units)")
 @click.option("--void-illegal", is_flag=True, help="referee: drop illegal orders (listed) instead of rejecting")
 @force_option
 @json_option
 @run
-def adjudicate(state_file: str, orders_files: tuple[str, ...], output: str, report_file: str | None, fmt: str,
-               secrets: tuple[str, ...], void_illegal: bool, force: bool, as_json: bool) -> None:
+def adjudicate(state_file: str, orders_files: tuple[str, ...], output: str, report_file: str | None, fmt: str | None,
+               map_file: str | None, secrets: tuple[str, ...], void_illegal: bool, force: bool, as_json: bool) -> None:
     """Adjudicate one step: check the orders, roll the dice, write the next state and report."""
-    from ..report import render
+    from .page_cmds import map_bytes, picture_target, render_report, report_format
 
     state = game.load_state(state_file)
     orders = _load_all(orders_files)
     protect = (state_file,) + orders_files + secrets
-    for target in (output, report_file):
+    fmt = report_format(fmt, report_file)
+    picture = picture_target(fmt, report_file, map_file)
+    if picture == "-" and "-" in (output, report_file):
+        raise UsageError("--map - writes the picture to standard output: -o and --report must then be files")
+    for target in (output, report_file, picture):
         if target and target != "-" and Path(target).exists() and not force:
             raise UsageError("output exists; use --force to replace it", where=target)
         if target and target != "-" and any(Path(p).resolve() == Path(target).resolve() for p in protect if p != "-"):
@@ -357,11 +370,14 @@ def adjudicate(state_file: str, orders_files: tuple[str, ...], output: str, repo
     outcome = game.adjudicate(state, orders, secrets=_secrets(secrets, state, state_file), void_illegal=void_illegal)
     nxt = outcome.state
     text_state = dump_yaml(nxt.to_dict())
-    report = render(nxt.to_dict(), nxt.hash(), fmt) if report_file else None
+    report = render_report(nxt, fmt, report_file=report_file, picture=picture) if report_file else None
+    drawn = map_bytes(nxt, None, None, picture) if picture else None  # the public view: no secret is read
     write_atomic(output, text_state, force=force, protect=protect)
     if report_file:
         write_atomic(report_file, report, force=force, protect=protect)
-    if output != "-" and report_file != "-":
+    if picture and drawn is not None:
+        write_atomic(picture, drawn, force=force, protect=protect)
+    if "-" not in (output, report_file, picture):
         _out({"ok": True, "state": output, "hash": nxt.hash(), "rolls": len(outcome.rolls), "voided": len(outcome.voided),
               "awaiting": nxt.awaiting.to_dict()}, as_json,
              f"step {state.step} adjudicated: {len(outcome.events)} events, {len(outcome.rolls)} rolls"
@@ -589,6 +605,7 @@ from . import folder_cmds  # noqa: E402,F401  (registers `pbem game` and `pbem a
 from . import mail_cmds  # noqa: E402,F401
 from . import batch_cmds  # noqa: E402,F401  (registers `pbem batch`)
 from . import view_cmds  # noqa: E402,F401  (registers `pbem map` and `pbem where`)
+from . import page_cmds  # noqa: E402,F401  (registers `pbem view`)
 from . import query_cmds  # noqa: E402,F401  (registers `pbem odds` and `pbem route`)
 
 if __name__ == "__main__":  # pragma: no cover

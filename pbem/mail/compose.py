@@ -114,6 +114,9 @@ def compose(folder: Folder, from_side: str, orders_path: str | None = None, date
     if orders:
         msg[H_ORDERS] = orders.hash()
     msg.set_content(body)
+    from .picture import add_map, receiver
+
+    picture = add_map(msg, state, receiver(sorted(players), from_side), body, report, ident)  # docs/maps.md
     msg.make_mixed()
     files = [(folder.path / state_name(step), "application", "x-yaml")]
     if report.is_file():
@@ -122,5 +125,7 @@ def compose(folder: Folder, from_side: str, orders_path: str | None = None, date
         files.append((Path(orders_path), "application", "x-yaml"))
     for path, maintype, subtype in files:
         msg.attach(_attachment(path, maintype, subtype))
+    if picture:  # in the message with its body (above), listed with the files
+        files.append((Path(picture), "image", "png"))
     msg.set_boundary(f"=_pbem_{ident[:24]}")  # "=_" never occurs in base64 or quoted-printable text
     return Composed(msg, players[from_side], recipients, tuple(p.name for p, _, _ in files))

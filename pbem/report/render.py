@@ -97,10 +97,13 @@ def render_text(state: Mapping[str, Any], state_hash: str) -> str:
     return "\n".join(line.rstrip() for line in out) + "\n"
 
 
-def render_markdown(state: Mapping[str, Any], state_hash: str) -> str:
+def render_markdown(state: Mapping[str, Any], state_hash: str, picture: str | None = None) -> str:
+    """`picture`: the map's file, linked below the header (relative to the report, docs/maps.md)."""
     log = state.get("log", {})
     out = [f"# pbem turn report: {state['game']}", ""]
     out += [f"- **{k}:** {v}" for k, v in _header(state, "") + [("State", f"`{state_hash}`")]]
+    if picture:
+        out += ["", f"![Map of step {state['step']}](<{picture}>)"]
     for phase, group in groupby(log.get("events", []), key=lambda e: e["phase"]):
         group = list(group)
         out += ["", f"## {phase}", ""]
@@ -128,5 +131,12 @@ def render_json(state: Mapping[str, Any], state_hash: str) -> str:
     return json.dumps(body, indent=2, ensure_ascii=False) + "\n"
 
 
-def render(state: Mapping[str, Any], state_hash: str, fmt: str = "text") -> str:
-    return {"text": render_text, "md": render_markdown, "json": render_json}[fmt](state, state_hash)
+def render(state: Mapping[str, Any], state_hash: str, fmt: str = "text", picture: str | None = None) -> str:
+    """The report in `fmt` (text, md, json, html: a fragment; pbem.view.page makes the page with the map)."""
+    if fmt == "md":
+        return render_markdown(state, state_hash, picture)
+    if fmt == "html":
+        from .html import render_html
+
+        return render_html(state, state_hash)
+    return {"text": render_text, "json": render_json}[fmt](state, state_hash)
