@@ -23,21 +23,18 @@ from pbem.core import game
 from pbem.core.loading import dump_yaml, load_schema, schema_names
 from pbem.core.scenario import find_scenario
 from pbem.core.state import GameState
-from pbem.rulesets import get
+from pbem.rulesets import get, known
 
-from .harness import (Played, a_place, a_unit, adjudicator, check_in_process, cli, ok, own, play, registered_scenarios,
-                      start)
+from .harness import Played, a_place, a_unit, adjudicator, check_in_process, cli, ok, own, registered_scenarios
 
 SCENARIOS = registered_scenarios()
-STEPS = 6  # enough to reach each game's steps of play (set-up steps first)
 RECEIVED = 2  # the played steps a game folder receives (and `audit` re-runs)
 
 
-@pytest.fixture(scope="module", params=SCENARIOS)
-def played(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Played:
-    """A game of the scenario, played for STEPS steps through the CLI (every step checked and verified)."""
-    folder = tmp_path_factory.mktemp(request.param.replace("/", "-"))
-    return play(start(request.param, folder / "play"), STEPS)
+@pytest.fixture(params=SCENARIOS)
+def played(request: pytest.FixtureRequest, games: Callable[[str], Played]) -> Played:
+    """The session's game of the scenario (conftest.games)."""
+    return games(request.param)
 
 
 def live(played: Played) -> Path:
@@ -80,10 +77,15 @@ def test_the_template_lists_the_forms_of_each_step(played: Played) -> None:
                 assert u.id in out
     verbs = {f.verb for f in every if not f.answer}
     assert not every or verbs, played.ruleset
-    schema = f"{played.ruleset}-order"
+    schema = getattr(rs, "order_schema", "") or f"{played.ruleset}-order"
     if schema in schema_names():  # the schema is the source of truth for the shapes: the forms follow it
-        defs = set((load_schema(schema).get("$defs") or {}))
-        assert defs <= verbs, sorted(defs - verbs)
+        doc = load_schema(schema)  # (a schema two games share lists the verbs of both: RP has no paradrop)
+        sharing = [f for r in known() if (getattr(get(r), "order_schema", "") or f"{r}-order") == schema
+                   for f in get(r).all_order_forms()]
+        listed = {r["$ref"].rsplit("/", 1)[1] for r in doc.get("oneOf") or ()}
+        assert listed <= {f.verb for f in sharing if not f.answer}, sorted(listed - verbs)
+        answers = set(((doc.get("$defs") or {}).get("answers") or {}).get("properties") or ())
+        assert answers <= {f.verb for f in sharing if f.answer}, sorted(answers)
 
 
 # --- every command --------------------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """Every order form and standing answer of Barbarossa Fast, and the steps that accept each (`pbem template`).
 
 Positions are named (`Minsk`, `AGC Base`, `Off-map East`); German units are `ge-...`, Russian ones face-down
-tokens `t001` ... (`ru-sib1`, `ru-shock1` for the face-up Siberians). The examples are orders of a game's first
-turn (docs/file-formats.md quotes them, and a test plays each)."""
+tokens `t001` ... (`ru-sib1`, `ru-shock1` for the face-up Siberians). docs/file-formats.md is written from this
+list, and tests/conformance/test_file_formats.py runs each example in a played game."""
 from __future__ import annotations
 
 from ...core.contract import Field, OrderForm, form
@@ -33,7 +33,7 @@ G_ATTACK_FORM = form("attack", "{attack: POSITION, with: [UNIT, ...], via: {PANZ
                      "blitz: {to: POSITION, with: [PANZERKORPS, ...]}, air_bonus: attack | defence, "
                      "no_retreat: [UNIT, ...], advance: [UNIT, ...]}", "German attacks, all up the links next to the "
                      "target (panzerkorps via a friendly position)", "GROUND COMBAT, German Blitzkrieg",
-                     {"attack": "Minsk", "with": ["ge-2pz"]}, Field("attack", P), Field("with", US),
+                     {"attack": "Minsk", "with": ["ge-3pz"]}, Field("attack", P), Field("with", US),
                      Field("via", "map", required=False), Field("follow", US, required=False),
                      Field("blitz", "map", required=False),
                      Field("air_bonus", "choice", required=False, choices=("attack", "defence")),

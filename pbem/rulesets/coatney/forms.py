@@ -1,7 +1,8 @@
 """Every order form and standing answer of the Coatney games, and the steps that accept each (`pbem template`).
 
-The verbs are those `orders.build` reads; the examples are orders of the historical start (docs/file-formats.md
-quotes them, and a test plays each). Printed hex codes (M21), our ids ('2311') and city names are all places.
+The verbs are those `orders.build` reads; docs/file-formats.md is written from this list, and
+tests/conformance/test_file_formats.py runs each example in a played game. Printed hex codes (M21), our ids
+('2311') and city names are all places.
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ LETTERS = form("letters", "{letters: commit, secret_letters: [A-F, A-F, A-F]}", 
 SETUP = form("setup", "{setup: historical}", "every unit on its historical hex", "XXI", {"setup": "historical"},
              Field("setup", "choice", choices=("historical",)))
 PLACE = form("place", "{place: UNIT, at: HEX}", "one unit of your set-up (face down: place: secret, secret_unit: "
-             "UNIT or dummy-NN)", "XVI.B.4-5", {"place": "de-a9", "at": "R2"}, Field("place", U), Field("at", P),
+             "UNIT or dummy-NN)", "XVI.B.4-5", {"place": "de-a9", "at": "Konigsberg"}, Field("place", U), Field("at", P),
              Field("secret_unit", "text", required=False))
 MOVE = form("move", "{move: UNIT or [UNIT, ...], path: [HEX, ...], eliminate_overstack: UNIT}", "every hex entered, "
             "in order; eliminate_overstack names the unit a move over XII's limit eliminates (I-32)", "XI.A-C, XII",
@@ -43,13 +44,13 @@ SAIL = form("sail", "{sail: UNIT, to: PORT}", "strategic sea movement from a coa
 REPLACE = form("replace", "{replace: UNIT, at: HEX}", "an eliminated or new unit enters Dispersed (replacement "
                "factors)", "IX.A", {"replace": "su-a20", "at": "Moscow"}, Field("replace", U), Field("at", P))
 REINFORCE = form("reinforce", "{reinforce: UNIT, at: HEX}", "a Siberian Reserve unit enters, not Dispersed", "IX.B",
-                 {"reinforce": "su-sib1", "at": "Moscow"}, Field("reinforce", U), Field("at", P))
+                 {"reinforce": "su-shk1", "at": "Moscow"}, Field("reinforce", U), Field("at", P))
 SIBERIANS = form("siberians", "{siberians: start}", "bring in the Siberian Reserve before 21Dec41", "IX.B.1",
                  {"siberians": "start"}, Field("siberians", "choice", choices=("start",)))
 ELIMINATE = form("eliminate", "{eliminate: UNIT}", "a voluntary elimination (from game-turn 2 at any time)",
                  "IX.A.3, XIV.C", {"eliminate": "su-a8"}, Field("eliminate", U))
 REDUCE = form("reduce", "{reduce: FRONT, to: ARMY}", "a front replaced by an infantry army in its hex", "XIV.C",
-              {"reduce": "su-fr1", "to": "su-a20"}, Field("reduce", U), Field("to", U))
+              {"reduce": "su-f-western", "to": "su-a20"}, Field("reduce", U), Field("to", U))
 PARADROP = form("paradrop", "{paradrop: PARAKORPS, to: [HEX, HEX, HEX]}", "Soviet Initial Operations Phase: the "
                 "corps breaks into brigades, each landing within 3 hexes", "XI.D",
                 {"paradrop": "su-pk1", "to": ["1014", "1015", "1114"]}, Field("paradrop", U), Field("to", PS))
@@ -70,7 +71,8 @@ END_GAME = form("end_game", "{end_game: true}", "from 11Mar42, first order of yo
                 "XVI.A", {"end_game": True}, Field("end_game", "flag"))
 
 NO_RETREAT = form("no_retreat", "no_retreat: [UNIT, ...] | german (Axis); all (Soviet)", "No Retreat! orders",
-                  "XIII.B.2", {"no_retreat": "german"}, Field("no_retreat", US), answer=True)
+                  "XIII.B.2", {"no_retreat": "german"},
+                Field("no_retreat", US, choices=("german", "all")), answer=True)
 NO_RETREAT_CITIES = form("no_retreat_cities", "no_retreat_cities: [CITY, ...]", "Soviet: No Retreat! on and next "
                          "to these victory cities", "XIII.B.2", {"no_retreat_cities": ["Moscow"]},
                          Field("no_retreat_cities", PS), answer=True)
@@ -82,7 +84,7 @@ RETREAT = form("retreat", "retreat: {UNIT: [HEX, HEX]}", "your D1 retreat routes
 ISOLATION = form("isolation", "isolation: [UNIT, ...]", "which isolated units go first", "XIV.B",
                  {"isolation": ["su-a8"]}, Field("isolation", US), answer=True)
 ISOLATION_REDUCE = form("isolation_reduce", "isolation_reduce: {FRONT: ARMY or none}", "Soviet: the army that "
-                        "replaces an isolated front", "XIV.B.2", {"isolation_reduce": {"su-fr1": "none"}},
+                        "replaces an isolated front", "XIV.B.2", {"isolation_reduce": {"su-f-western": "none"}},
                         Field("isolation_reduce", "map"), answer=True)
 OVERSTACK = form("overstack", "overstack: [UNIT, ...]", "the units a retreat's over-stacking eliminates first",
                  "XII (I-32)", {"overstack": ["su-a8"]}, Field("overstack", US), answer=True)
@@ -99,7 +101,12 @@ SOVIET_ONLY = (SIBERIANS, REINFORCE, REDUCE, PARADROP, EVACUATE, WINTER, NO_RETR
 AXIS_ONLY = (SIBERIAN, SIBERIAN_ANSWER)
 
 
-def for_step(phase: str, side: str, bump: bool) -> tuple[OrderForm, ...]:
+def of_game(bump: bool, paradrops: bool) -> tuple[OrderForm, ...]:
+    """The forms of one of the two games: RP's `bump` answer (IX.A) only there, BF's paradrop only there."""
+    return tuple(f for f in ALL if (f is not BUMP or bump) and (f is not PARADROP or paradrops))
+
+
+def for_step(phase: str, side: str, bump: bool, paradrops: bool = True) -> tuple[OrderForm, ...]:
     """The forms this step accepts from `side`: set-up steps take their own; an ops step the R/R&SMP's strategic
     orders, movement and attacks; a reserve step movement and attacks (and the eliminations XIV.C allows at any
     time); every step of play the side's standing answers."""
@@ -118,7 +125,7 @@ def for_step(phase: str, side: str, bump: bool) -> tuple[OrderForm, ...]:
                SIBERIAN, END_TURN, END_GAME)
     out += ANSWER_FORMS
     mine = [f for f in out if not (side == AXIS and f in SOVIET_ONLY) and not (side == SOVIET and f in AXIS_ONLY)]
-    return tuple(f for f in mine if f is not BUMP or bump)
+    return tuple(f for f in mine if f in of_game(bump, paradrops))
 
 
 __all__ = ["ALL", "for_step", "SOVIET"]

@@ -355,10 +355,10 @@ class CoatneyRuleset(Ruleset):
         return lines
 
     def order_forms(self, state: GameState, side: str) -> tuple[OrderForm, ...]:
-        return forms.for_step(state.phase, side, self.params.one_arrival_per_hex)
+        return forms.for_step(state.phase, side, self.params.one_arrival_per_hex, self.params.paradrops)
 
     def all_order_forms(self) -> tuple[OrderForm, ...]:
-        return tuple(f for f in forms.ALL if f is not forms.BUMP or self.params.one_arrival_per_hex)
+        return forms.of_game(self.params.one_arrival_per_hex, self.params.paradrops)
 
     def unit_lines(self, state: GameState, side: str) -> tuple[UnitLine, ...]:
         """The side's units on the map in a step of play: type, hex, basic and bonus MF this phase, supply, and

@@ -1,8 +1,8 @@
 """Every order form and standing answer of Codeword: Barbarossa, and the steps that accept each (`pbem template`).
 
 Every step is simultaneous: both sides' sealed orders. Areas are named (`Germany East`, `Soviet Poland 3`);
-units are `ge-...` and `su-...`; cards in hand are hidden tokens `t001` ... The examples are orders of the
-worked example (docs/file-formats.md quotes them, and a test plays each)."""
+units are `ge-...` and `su-...`; cards in hand are hidden tokens `t001` ... docs/file-formats.md is
+written from this list, and tests/conformance/test_file_formats.py runs each example in a played game."""
 from __future__ import annotations
 
 from ...core.contract import Field, OrderForm, form
@@ -13,7 +13,7 @@ SETUP, MOVE, TERMINAL, OPENING = "setup", "movement", "terminal", "opening"
 PLACE = form("place", "{place: UNIT, at: AREA}", "a unit whose area you choose at setup", "9.2, 9.3",
              {"place": "ge-i34", "at": "German Poland 1"}, Field("place", U), Field("at", P))
 STRATEGY_SET = form("strategy", "{strategy: set, secret_to: NAME}", "your secret War Strategy (`pbem reveal` seals "
-                    "it)", "2.10, 9.0", {"strategy": "set", "secret_to": "Lebensraum"},
+                    "it)", "2.10, 9.0", {"strategy": "set", "secret_to": "historical"},
                     Field("strategy", "choice", choices=("set", "announce", "change")), Field("secret_to", "text"))
 MOVE_FORM = form("move", "{move: UNIT, path: [AREA, ...]}", "1 Action; up to 2 areas (3 for armor, mechanized, "
                  "cavalry)", "4.1", {"move": "ge-i34", "path": ["Germany East"]}, Field("move", U), Field("path", PS))
@@ -34,14 +34,14 @@ MOBILIZE = form("mobilize", "{mobilize: UNIT, at: HOME AREA}", "1 Action + BRPs:
 UPGRADE = form("upgrade", "{upgrade: UNIT}", "1 Action + BRPs: the unit becomes +", "5.5", {"upgrade": "ge-i36"},
                Field("upgrade", U))
 DISMANTLE = form("dismantle", "{dismantle: FORTIFIED ZONE}", "Soviet, 1 Action + 1 BRP: start relocating a zone",
-                 "5.6", {"dismantle": "su-fz1"}, Field("dismantle", U))
+                 "5.6", {"dismantle": "su-f02"}, Field("dismantle", U))
 DEPLOY_FORTIFIED = form("deploy_fortified", "{deploy_fortified: FORTIFIED ZONE, at: AREA}", "Soviet, 1 Action + 1 "
-                        "BRP: a zone from the Force Pool", "5.6", {"deploy_fortified": "su-fz1", "at": "Kiev"},
+                        "BRP: a zone from the Force Pool", "5.6", {"deploy_fortified": "su-f06", "at": "Kiev"},
                         Field("deploy_fortified", U), Field("at", P))
 DRAW = form("draw", "{draw: N}", "N Actions: draw event cards", "6.1", {"draw": 1}, Field("draw", "int"))
 PLAY = form("play", "{play: CARD TOKEN, units: [UNIT, ...], to: [AREA, ...]}", "1 Action: a card face down, carried "
             "out next turn (units and areas where the card lets you choose)", "6.1, 4.8", {"play": "t001"},
-            Field("play", U), Field("units", US, required=False), Field("to", PS, required=False))
+            Field("play", "text"), Field("units", US, required=False), Field("to", PS, required=False))
 CARDS = form("cards", "cards: {CARD: [UNIT, ...]}", "which of your units a card the other side plays takes",
              "4.8, 6.2", {"cards": {"C01": ["su-i20"]}}, Field("cards", "map"), answer=True)
 

@@ -1,7 +1,7 @@
 """Every order form and standing answer of SPI Barbarossa, and the steps that accept each (`pbem template`).
 
-The shapes are those of schemas/spi-barbarossa-order.schema.json; the examples are orders of the worked
-example's positions (docs/file-formats.md quotes them, and a test plays them)."""
+The shapes are those of schemas/spi-barbarossa-order.schema.json; docs/file-formats.md is written from this
+list, and tests/conformance/test_file_formats.py runs each example in a played game."""
 from __future__ import annotations
 
 from ...core.contract import Field, OrderForm, form
@@ -9,9 +9,9 @@ from ...core.contract import Field, OrderForm, form
 SETUP, FIRST, DECISION, SECOND = "setup", "movement-combat", "decision", "second-movement"
 
 PLACE = form("place", "{place: UNIT, at: HEX}", "a unit of your deployment, on a hex id or city name",
-             "Initial Deployment", {"place": "r5", "at": "1715"}, Field("place", "unit"), Field("at", "place"))
+             "Initial Deployment", {"place": "sa05", "at": "1715"}, Field("place", "unit"), Field("at", "place"))
 EXCHANGE = form("exchange", "{exchange: [UNIT, UNIT]}", "Soviet set-up, What-if 7: starting units for reorganised "
-                "ones", "Variable Situations 7", {"exchange": ["r11", "r12"]}, Field("exchange", "units"))
+                "ones", "Variable Situations 7", {"exchange": ["sa11", "sa12"]}, Field("exchange", "units"))
 MOVE = form("move", "{move: UNIT or [UNIT, UNIT], path: [HEX, ...]}", "every hex entered, in order", "MOVEMENT (A), (C)",
             {"move": "pzgr2", "path": ["1224"]}, Field("move", "units"), Field("path", "places"))
 RAIL = form("rail", "{rail: UNIT, path: [HEX, ...]}", "at the start of the phase, up to 12 hexes (support units in "
@@ -25,14 +25,14 @@ ENTER = form("enter", "{enter: UNIT, at: HEX}", "a reinforcement due now, first 
 BREAKDOWN = form("breakdown", "{breakdown: ARMY}", "first in a movement phase: the army becomes its corps",
                  "STACKING (C)", {"breakdown": "a6"}, Field("breakdown", "unit"))
 RECOMBINE = form("recombine", "{recombine: [CORPS, ...]}", "last in a movement phase: stacked corps become an army",
-                 "STACKING (C)", {"recombine": ["a6-1", "a6-2", "a6-3"]}, Field("recombine", "units"))
+                 "STACKING (C)", {"recombine": ["a6.1", "a6.2", "a6.3"]}, Field("recombine", "units"))
 ATTACK = form("attack", "{attack: HEX, with: [UNIT, ...], supply: SUPPLYUNIT, air: [LUFTWAFFE], retreat: HEX}",
               "adjacent units attack one or more hexes", "COMBAT (A)-(I)",
               {"attack": "Lvov", "with": ["pzgr1", "a6"], "supply": "sup-south", "air": ["lf4"]},
               Field("attack", "places"), Field("with", "units"), Field("supply", "unit", required=False),
               Field("air", "units", required=False), Field("retreat", "place", required=False))
 EXIT = form("exit", "{exit: [ARMY, ...]}", "Campaign Game: Soviet armies on the west edge leave the map",
-            "Campaign Game, Soviet Victory 2-3", {"exit": ["r5"]}, Field("exit", "units"))
+            "Campaign Game, Soviet Victory 2-3", {"exit": ["sa05"]}, Field("exit", "units"))
 REMOVE = form("remove", "{remove: LUFTWAFFE}", "Campaign Game, March: the Luftwaffe unit the Red Air-Force removes",
               "The Red Air-Force", {"remove": "lf4"}, Field("remove", "unit"))
 LUFTWAFFE = form("luftwaffe", "luftwaffe: [LUFTWAFFE, ...]", "Campaign Game: which Luftwaffe unit goes first in March",
