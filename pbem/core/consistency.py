@@ -53,6 +53,26 @@ def placement_problems(state: GameState, placeless: Callable[[Unit], bool] = lam
     return out
 
 
+def placed_units(state: GameState, out: list[Problem], *, known_type: Callable[[str], bool], types: str,
+                 has_place: Callable[[str], bool], place_word: str, rules: str, map_case: str = "map") -> list[Unit]:
+    """The units in play that stand on a place of the board, in the state's order; a unit of no known type or
+    on no such place goes to `out` instead (`types` names the known ones, `place_word` what a place is)."""
+    placed = []
+    for u in state.units:
+        if not known_type(u.type):
+            out.append(Problem("STATE_UNIT_TYPE", f"{rules} {types}", f"unit {u.id} has type {u.type!r}, which is "
+                               f"no counter of this game's {types}", unit=u.id))
+            continue
+        if u.status != "active" or u.location is None:
+            continue
+        if not has_place(u.location):
+            out.append(Problem("STATE_PLACE_UNKNOWN", f"{rules} {map_case}", f"unit {u.id} stands at "
+                               f"{u.location!r}, which is no {place_word} of the map", unit=u.id, place=u.location))
+            continue
+        placed.append(u)
+    return placed
+
+
 def awaiting_problem(state: GameState, side: str | None, kind: str, phase_text: str) -> list[Problem]:
     """The side and kind of step the state's phase calls for, against those the state awaits."""
     aw = state.awaiting

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import textwrap
 from pathlib import Path
 from typing import Any, Callable
 
@@ -44,7 +45,8 @@ def render(ids: list[str]) -> str:
     for f in forms:
         having = [rid for rid in ids if f in get(rid).all_order_forms()]
         only = "" if len(having) == len(ids) else f"; {', '.join(having)} only"
-        lines[f.answer].append(f"  # {f.shape}: {f.help} ({f.rule}{only})")
+        lines[f.answer] += textwrap.wrap(f"{f.shape}: {f.help} ({f.rule}{only})", 116, initial_indent="  # ",
+                                         subsequent_indent="  #   ", break_on_hyphens=False)
         lines[f.answer].append("  - " + flow(dict(f.example)) if not f.answer else
                                "  " + ", ".join(f"{k}: {flow(v)}" for k, v in f.example.items()))
     return "\n".join(lines[False] + (lines[True] if len(lines[True]) > 1 else [])) + "\n"

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from ...core.consistency import awaiting_problem, missing_units, placement_problems, unknown_phase, unknown_units
+from ...core.consistency import (awaiting_problem, missing_units, placed_units, placement_problems, unknown_phase,
+                                 unknown_units)
 from ...core.contract import Problem
 from ...core.state import GameState
 from .data import FACTOR, GERMAN, LUFTFLOTTE, SIDES, Data
@@ -30,16 +31,8 @@ def problems(state: GameState, data: Data, awaits: dict[str, tuple[str | None, s
     out += unknown_units(state, german, f"{RULES} forces",
                          lambda u: u.side != GERMAN and (bool(TOKEN.fullmatch(u.id)) or u.id in siberians))
     sides_at: dict[str, set[str]] = {}
-    for u in state.units:
-        if u.type not in FACTOR and u.type != LUFTFLOTTE:
-            out.append(Problem("STATE_UNIT_TYPE", f"{RULES} forces", f"unit {u.id} has type {u.type!r}; known: "
-                               f"{', '.join(sorted(FACTOR))}, {LUFTFLOTTE}", unit=u.id))
-        if u.status != "active" or u.location is None:
-            continue
-        if not data.board.has(u.location):
-            out.append(Problem("STATE_PLACE_UNKNOWN", f"{RULES} map", f"unit {u.id} stands at {u.location!r}, which "
-                               "is no position of the map", unit=u.id, place=u.location))
-            continue
+    for u in placed_units(state, out, known_type=lambda t: t in FACTOR or t == LUFTFLOTTE, types="forces",
+                          has_place=data.board.has, place_word="position", rules=RULES):
         sides_at.setdefault(u.location, set()).add(u.side)
     for place, sides in sorted(sides_at.items()):
         if len(sides) > 1:

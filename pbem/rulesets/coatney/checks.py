@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.consistency import awaiting_problem, missing_units, placement_problems, unknown_phase, unknown_units
+from ...core.consistency import (awaiting_problem, missing_units, placed_units, placement_problems, unknown_phase,
+                                 unknown_units)
 from ...core.contract import Problem
 from ...core.state import GameState
 from .data import CoatneyData
@@ -27,17 +28,8 @@ def problems(state: GameState, d: CoatneyData, rules: str, scenario_units: list[
     out += unknown_units(state, scenario_units, f"{rules} order of battle", lambda u: bool(u.flags.get("token")))
     snow = (state.extras.get("weather") or "good") == "snow"
     stacks: dict[tuple[str, str], list[Any]] = {}
-    for u in state.units:
-        if u.type not in d.counters:
-            out.append(Problem("STATE_UNIT_TYPE", f"{rules} counters", f"unit {u.id} has type {u.type!r}, which is no "
-                               "counter of this scenario", unit=u.id))
-            continue
-        if u.status != "active" or u.location is None:
-            continue
-        if not d.board.has(u.location):
-            out.append(Problem("STATE_PLACE_UNKNOWN", f"{rules} map", f"unit {u.id} stands at {u.location!r}, which "
-                               "is not a hex id of the map", unit=u.id, place=u.location))
-            continue
+    for u in placed_units(state, out, known_type=d.counters.__contains__, types="counters",
+                          has_place=d.board.has, place_word="hex id", rules=rules):
         h = d.board.index(u.location)
         terrain = d.terrain[h]
         if terrain == "sea" or (terrain == "lake" and not (snow and d.arctic[h])):

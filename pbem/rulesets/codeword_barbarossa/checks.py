@@ -7,7 +7,8 @@ never overlap on this map (Interpretation 1), so an area holding both is warned 
 """
 from __future__ import annotations
 
-from ...core.consistency import awaiting_problem, missing_units, placement_problems, unknown_phase, unknown_units
+from ...core.consistency import (awaiting_problem, missing_units, placed_units, placement_problems, unknown_phase,
+                                 unknown_units)
 from ...core.contract import Problem
 from ...core.state import GameState
 from .data import RULES, SIDES, Data
@@ -25,13 +26,8 @@ def problems(state: GameState, data: Data, text: dict[str, str]) -> list[Problem
     out += missing_units(state, ids, f"{RULES} forces")
     out += unknown_units(state, ids, f"{RULES} forces")
     sides_at: dict[str, set[str]] = {}
-    for u in state.units:
-        if u.status != "active" or u.location is None:
-            continue
-        if not data.has(u.location):
-            out.append(Problem("STATE_PLACE_UNKNOWN", f"{RULES} 2.1", f"unit {u.id} stands in {u.location!r}, which is "
-                               "no area of the map", unit=u.id, place=u.location))
-            continue
+    for u in placed_units(state, out, known_type=lambda t: True, types="forces", has_place=data.has,
+                          place_word="area", rules=RULES, map_case="2.1"):
         country = data.country(u.location)
         if country in CLOSED:
             out.append(Problem("STATE_PLACE_CLOSED", f"{RULES} {CLOSED[country]}", f"unit {u.id} stands in "

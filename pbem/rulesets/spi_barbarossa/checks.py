@@ -7,7 +7,8 @@ it (STACKING (C)), so a stack over the limit is refused only in a deployment, an
 """
 from __future__ import annotations
 
-from ...core.consistency import awaiting_problem, missing_units, placement_problems, unknown_phase, unknown_units
+from ...core.consistency import (awaiting_problem, missing_units, placed_units, placement_problems, unknown_phase,
+                                 unknown_units)
 from ...core.contract import Problem
 from ...core.state import GameState, Unit
 from .common import stack_limit, stack_points
@@ -24,17 +25,8 @@ def problems(state: GameState, d: SpiData, scenario_units: list[str], phase_text
     out += unknown_units(state, scenario_units, f"{RULES} order of battle", lambda u: made_in_play(state, d, u))
     winter = d.weather_for(state.date) == "winter" if len(state.date) >= 7 and state.date[5:7].isdigit() else False
     points: dict[tuple[str, str], int] = {}
-    for u in state.units:
-        if u.type not in d.counters:
-            out.append(Problem("STATE_UNIT_TYPE", f"{RULES} counters", f"unit {u.id} has type {u.type!r}, which is "
-                               "no counter of this scenario", unit=u.id))
-            continue
-        if u.status != "active" or u.location is None:
-            continue
-        if not d.board.has(u.location):
-            out.append(Problem("STATE_PLACE_UNKNOWN", f"{RULES} map", f"unit {u.id} stands at {u.location!r}, which is "
-                               "not a hex id of the map", unit=u.id, place=u.location))
-            continue
+    for u in placed_units(state, out, known_type=d.counters.__contains__, types="counters",
+                          has_place=d.board.has, place_word="hex id", rules=RULES):
         terrain = d.terrain_of[d.board.index(u.location)]
         t = d.terrain.get(terrain)
         if t is not None and winter and t.frozen_as:
