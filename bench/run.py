@@ -223,6 +223,7 @@ def main() -> None:
     else:
         text = text + "\n" + block + "\n"
     doc.write_text(text)
+    subprocess.run([PY, str(ROOT / "bench/cluster.py")], check=True, cwd=ROOT)  # its own block of the same file
 
 
 if __name__ == "__main__":

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import json
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 from .core.errors import InputError, PbemError
 from .core.loading import load_data
+from .dispatch import run_parallel
 
 
 @dataclass(frozen=True)
@@ -143,87 +143,23 @@ class Progress:
                        f"{'ok' if result['ok'] else result.get('error')}\n")
 
 
-def _quiet_workers() -> None:
-    """Workers ignore Ctrl-C: the parent decides, and a job is never killed half-way through writing."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def run(jobs: Sequence[Job], workers: int, on_result: Callable[[dict[str, Any]], None]) -> list[dict[str, Any]]:
-    """Run every job; results come back in job order (the lines do not depend on `workers`)."""
-    return run_parallel(run_job, jobs, workers, on_result)
+def run(jobs: Sequence[Job], workers: int, on_result: Callable[[dict[str, Any]], None], *,
+        cluster: str | None = None, shared: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """Run every job, here or on a Dask cluster (pbem/dispatch.py); results come back in job order (the lines do
+    not depend on `workers` or on where the jobs ran)."""
+    return run_parallel(run_job, jobs, workers, on_result, cluster=cluster, lost=lost_job, shared=shared)
 
 
-def run_parallel(fn: Callable[[Any], dict[str, Any]], jobs: Sequence[Any], workers: int,
-                 on_result: Callable[[dict[str, Any]], None]) -> list[dict[str, Any]]:
-    """`fn` over the jobs in worker processes, results in job order (`pbem batch`, `pbem selfplay`).
-
-    On Ctrl-C no new job starts, the ones already running finish and keep their files, and
-    KeyboardInterrupt propagates: nothing is ever left half-written, and every job that finished has
-    its line (Ctrl-C waits while a result is taken and reported, `_held_sigint`)."""
-    results: list[dict[str, Any]] = []
-    if workers <= 1 or len(jobs) <= 1:
-        for job in jobs:
-            r = fn(job)
-            with _held_sigint():
-                results.append(r)
-                on_result(r)
-        return results
-    import multiprocessing
-    from collections import deque
-
-    methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    pool = ctx.Pool(workers, initializer=_quiet_workers)
-    inflight: deque = deque()
-    started = 0
-    try:
-        while len(results) < len(jobs):
-            while started < len(jobs) and len(inflight) < 2 * workers:
-                inflight.append(pool.apply_async(fn, (jobs[started],)))
-                started += 1
-            inflight[0].wait()
-            with _held_sigint():  # taken, kept and reported as one: a Ctrl-C now waits until it is done
-                r = inflight.popleft().get()
-                results.append(r)
-                on_result(r)
-        pool.close()
-    except KeyboardInterrupt:
-        pool.close()  # start nothing new; let the running jobs write their files whole
-        for pending in inflight:
-            try:
-                r = pending.get()
-            except Exception:  # noqa: BLE001 - a job's own errors are already in its result
-                continue
-            with _held_sigint():
-                results.append(r)
-                on_result(r)
-        raise
-    finally:
-        pool.join()
-    return results
+def lost_job(job: Job, why: str) -> dict[str, Any]:
+    """The line of a job the cluster could not run (its worker died): unusable, like any job that cannot run."""
+    return {"job": job.id, "ok": False, "exit_code": 2, "error": "CLUSTER", "message": why, "seconds": 0.0}
 
 
-@contextmanager
-def _held_sigint() -> Iterator[None]:
-    """Hold Ctrl-C back for the block, then let it through as KeyboardInterrupt: a Python-level handler only
-    notes it (Python runs handlers in the main thread whichever thread the OS chose, so a signal mask would
-    not do). Outside the main thread, where handlers cannot be set, the block runs unguarded."""
-    import signal
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-    old = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, old)
-    if caught and callable(old):
-        old(signal.SIGINT, None)  # the usual handler raises KeyboardInterrupt now, outside the block
+def shared_files(source: str, jobs: Sequence[Job]) -> list[str]:
+    """What every worker of a cluster must see as this machine does: the manifest, or a game folder's game."""
+    if Path(source).is_file():
+        return [source]
+    return [str(Path(j.folder) / "game.yaml") for j in jobs[:1] if j.folder]
 
 
 def summary(results: Sequence[dict[str, Any]]) -> str:

@@ -66,15 +66,21 @@ def play(job: Game) -> dict[str, Any]:
     try:
         state, secrets = start(job)
         bot = bot_for(state.ruleset)
+        rs = game.ruleset_of(state)
+        places = Falls(rs.victory_places(state))
         for step in range(job.max_steps):  # noqa: B007 - `step` is reported if a step fails
             if state.over:
                 break
-            state = _step(state, bot, secrets)
+            nxt = _step(state, bot, secrets)
+            places.note(state, rs.victory_places(nxt))
+            state = nxt
         else:
             raise RuntimeError(f"no end after {job.max_steps} steps")
         res = dict(state.result or {})
         out.update(ok=True, steps=state.step, turn=state.turn, date=state.date, winner=res.get("winner"),
-                   level=res.get("level"), margin=_margin(res))
+                   level=res.get("level"), margin=margin(res, rs.sides[0]))
+        if places.start:
+            out["fell"] = places.fell
     except Exception as exc:  # noqa: BLE001 - self-play reports every failure with what reproduces it
         out.update(ok=False, step=step, error=f"{type(exc).__name__}: {exc}",
                    where=traceback.format_exc().strip().splitlines()[-3:],
@@ -83,12 +89,42 @@ def play(job: Game) -> dict[str, Any]:
     return out
 
 
-def _margin(res: dict) -> int | None:
-    if "margin" in res:
-        return res["margin"]
+def lost_game(job: Game, why: str) -> dict[str, Any]:
+    """The line of a game the cluster could not play (its worker died), with what plays it again."""
+    return {"scenario": job.scenario, "seed": job.seed, **({"options": list(job.options)} if job.options else {}),
+            "ok": False, "step": -1, "error": f"the cluster lost this game: {why}", "reproduce": job.reproduce(),
+            "seconds": 0.0}
+
+
+def margin(res: dict, first: str) -> int | None:
+    """The first side's (the Axis's, the German's) victory count beyond (+) or short of (-) what it needed to win,
+    by the rules' own count in the result: victory points against the lowest winning level (SPI, Barbarossa
+    Fast), victory cities against the target where the target is known (Coatney), German VPs less Soviet VPs
+    (Codeword, whose result gives the winner's margin). None where the rules count nothing of the kind."""
     if "axis_points" in res and "needed" in res:
         return int(res["axis_points"]) - int(res["needed"])
-    return res.get("axis_points")
+    if "axis_cities" in res and "target" in res:
+        return int(res["axis_cities"]) - int(res["target"])
+    if "margin" in res:
+        return 0 if not res.get("winner") else int(res["margin"]) * (1 if res["winner"] == first else -1)
+    return None
+
+
+class Falls:
+    """When each victory place first changed hands in a game (`Ruleset.victory_places`): the game-turn and date of
+    the step in which it fell, the side that took it, and whether that side still held it at the end."""
+
+    def __init__(self, start: dict[str, str | None]) -> None:
+        self.start = start
+        self.fell: dict[str, dict[str, Any]] = {}
+
+    def note(self, before: GameState, places: dict[str, str | None]) -> None:
+        """`places` as they stand after the step played from `before` (whose turn the fall belongs to)."""
+        for name, side in places.items():
+            if name in self.fell:
+                self.fell[name]["kept"] = side == self.fell[name]["by"]
+            elif side is not None and side != self.start.get(name):
+                self.fell[name] = {"turn": before.turn, "date": before.date, "by": side, "kept": True}
 
 
 def _step(state: GameState, bot: Any, secrets: dict[str, dict]) -> GameState:

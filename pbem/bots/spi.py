@@ -100,7 +100,8 @@ def _supply_forward(state: GameState, side: str, before: list[dict], answers: An
         for path in (greedy, None):
             if path is None:  # the straight line is blocked: the ruleset's own cheapest path, if any
                 try:
-                    path = list(game.ruleset_of(state).route(state, u.id, pos.hex_id(goal), check=False).path or [])[:-1]
+                    found = game.ruleset_of(state).route(state, u.id, pos.hex_id(goal), check=False)
+                    path = list(found.path or [])[:-1]
                 except PbemError:
                     break
             item = _first_legal(state, side, u.id, path, before, rails, walks, answers)

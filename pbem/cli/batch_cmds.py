@@ -3,18 +3,28 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 import click
 
-from .main import json_option, main, run
+from ..core.errors import UsageError
+from ..core.loading import write_atomic
+from .main import force_option, json_option, main, run
+
+cluster_option = click.option(
+    "--cluster", metavar="ADDRESS", default=None,
+    help="run the jobs on the workers of this Dask scheduler (tcp://HOST:PORT) instead of --jobs processes here, "
+         "with the same lines, files and exit code; the workers must see the same files at the same paths "
+         "(docs/batch.md)")
 
 
 @main.command()
 @click.argument("source", metavar="MANIFEST|FOLDER")
 @click.option("--jobs", "workers", type=int, default=None, help="worker processes (default: the number of cores)")
+@cluster_option
 @json_option
 @run
-def batch(source: str, workers: int | None, as_json: bool) -> int:
+def batch(source: str, workers: int | None, cluster: str | None, as_json: bool) -> int:
     """Adjudicate many steps: one JSON line per job on standard output, a summary at the end.
 
     MANIFEST is a YAML list (or JSON lines) of jobs {id, state, orders: [...], output, report, secrets, force};
@@ -31,7 +41,7 @@ def batch(source: str, workers: int | None, as_json: bool) -> int:
         progress.update(result)
 
     try:
-        results = b.run(jobs, n, emit)
+        results = b.run(jobs, n, emit, cluster=cluster, shared=b.shared_files(source, jobs) if cluster else ())
     except KeyboardInterrupt:
         click.echo("\ninterrupted: finished jobs kept their files; unfinished ones wrote nothing", err=True)
         return 130
@@ -49,19 +59,31 @@ def batch(source: str, workers: int | None, as_json: bool) -> int:
 @click.option("--max-steps", type=int, default=400, show_default=True)
 @click.option("--option", "options", multiple=True, metavar="NAME",
               help="start every game with this agreed variant, as `pbem new --option` (repeatable)")
+@cluster_option
+@click.option("--summary", "page", metavar="FILE.html", default=None,
+              help="also write a self-contained page: win rates with 95%% Wilson intervals, victory margins, and "
+                   "when each victory city fell against history (needs the charts extra)")
+@force_option
 @json_option
 @run
 def selfplay(scenario: str, games: int, workers: int | None, seed: str, max_steps: int, options: tuple[str, ...],
-             as_json: bool) -> int:
-    """Whole games bot against bot: one JSON line per game (winner, length, margin), a summary, and every
-    crash or broken invariant with the seed that reproduces it (exit 1 if any)."""
+             cluster: str | None, page: str | None, force: bool, as_json: bool) -> int:
+    """Whole games bot against bot: one JSON line per game (winner, length, margin, when each victory city fell),
+    a summary, and every crash or broken invariant with the seed that reproduces it (exit 1 if any)."""
     from .. import batch as b
     from .. import selfplay as sp
+    from ..dispatch import run_parallel
 
     jobs = [sp.Game(scenario, seed if games == 1 and seed != "selfplay" else f"{seed}-{i}", max_steps,
                     tuple(sorted(set(options)))) for i in range(games)]
     if jobs:
         sp.start(jobs[0])  # an unknown scenario or option is refused once (exit 2), not by every game
+    if page:  # refused now, not after the games
+        from .. import selfplay_report
+
+        selfplay_report.require()
+        if Path(page).exists() and not force:
+            raise UsageError("output exists; use --force to replace it", where=page)
     progress = b.Progress(len(jobs), sys.stderr.isatty(), lambda s: (sys.stderr.write(s), sys.stderr.flush()))
 
     def emit(result: dict) -> None:
@@ -69,10 +91,15 @@ def selfplay(scenario: str, games: int, workers: int | None, seed: str, max_step
         progress.update({**result, "job": result["seed"], "error": result.get("error")})
 
     try:
-        results = b.run_parallel(sp.play, jobs, workers or os.cpu_count() or 1, emit)
+        results = run_parallel(sp.play, jobs, workers or os.cpu_count() or 1, emit, cluster=cluster, lost=sp.lost_game)
     except KeyboardInterrupt:
         click.echo("\ninterrupted", err=True)
         return 130
     if not as_json:
         click.echo(sp.summary(results), err=True)
+    if page and results:
+        command = " ".join(["pbem selfplay", scenario, f"--games {games}", f"--seed {seed}",
+                            *([f"--max-steps {max_steps}"] if max_steps != 400 else []),
+                            *(f"--option {o}" for o in sorted(set(options)))])
+        write_atomic(page, selfplay_report.page(results, command), force=force)
     return 0 if all(r["ok"] for r in results) else 1

@@ -69,6 +69,11 @@ class Ruleset(ABC):
         """
         return {"awaiting": state.awaiting.to_dict()}
 
+    def victory_places(self, state: GameState) -> dict[str, str | None]:
+        """The places whose control counts for victory, by name, each with the side the rules say controls it
+        (self-play records when each changed hands). Games without such places return {}."""
+        return {}
+
     # --- the questions the CLI asks (pbem/core/contract.py: one shape each, whatever the game) ---------------
     def odds_modifiers(self, scenario: Scenario) -> tuple[Modifier, ...]:
         """The circumstances this game's odds take (`pbem odds --scenario X --help` lists them)."""

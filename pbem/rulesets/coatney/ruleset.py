@@ -419,6 +419,14 @@ class CoatneyRuleset(Ruleset):
             out["private"] = self.private(state, keys)
         return out
 
+    def victory_places(self, state: GameState) -> dict[str, str | None]:
+        """The victory cities of IV (RP IV), each with the side that controls its hex (`Position.control`: the
+        state keeps the hexes that changed hands). The count also asks for a supply line (I-7); control is
+        whether the city fell."""
+        data = self.data(state)
+        ids = data.board.ids
+        return {data.victory_names[h]: state.control.get(ids[h], data.home[h]) for h in sorted(data.victory)}
+
     def private(self, state: GameState, keys: Any) -> dict[str, list[str]]:
         """What only the Soviet's secret reads: his letters and final numbers, his face-down counters."""
         out: dict[str, list[str]] = {}

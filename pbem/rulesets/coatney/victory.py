@@ -46,7 +46,7 @@ def axis_vdp(step: Step) -> dict[str, Any] | None:
                f"({', '.join(held) or 'none'})", count=count, target=goal, cities=held)
     if count >= goal:
         return {"winner": AXIS, "reason": f"the Axis holds {count} victory cities with supply lines (needs {goal})",
-                "date": pos.date, "cities": held}
+                "date": pos.date, "cities": held, "axis_cities": count, "target": goal}
     return None
 
 
@@ -63,6 +63,11 @@ def soviet_vdp(step: Step) -> dict[str, Any] | None:
 
 def at_end(pos: Position, reason: str) -> dict[str, Any]:
     """XVI.A with I-8 (RP IV): a game that ends without an Axis victory is a Soviet win, reported with the
-    number of victory cities he still holds (the log form's question)."""
+    number of victory cities he still holds (the log form's question), and with the Axis's count (IV) against
+    his target where the target is known (face-down letters that never had to open keep it secret)."""
     soviet = sum(v for h, v in pos.data.victory.items() if pos.control[h] == SOVIET and pos.data.home[h] == SOVIET)
-    return {"winner": SOVIET, "reason": reason, "date": pos.date, "soviet_cities_retained": soviet}
+    out: dict[str, Any] = {"winner": SOVIET, "reason": reason, "date": pos.date, "soviet_cities_retained": soviet,
+                           "axis_cities": axis_count(pos)[0]}
+    if "target" in pos.extras:
+        out["target"] = target(pos)
+    return out

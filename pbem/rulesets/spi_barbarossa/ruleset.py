@@ -470,6 +470,15 @@ class SpiBarbarossa(Ruleset):
             out["notes"] = [campaign.report(pos, state.date)]
         return out
 
+    def victory_places(self, state: GameState) -> dict[str, str | None]:
+        """The Soviet cities that carry victory points, each with its controller by Control of Cities as the
+        victory count works it out (the front lines, Interpretation 20: `control.city_control`)."""
+        from .control import city_control
+
+        d = spidata.load(self._scenario(state))
+        control = city_control(Position(d, state))
+        return {n: control[n] for n in sorted(d.city_vp) if d.city_vp[n] and d.country[d.city_hex[n]] == "ussr"}
+
     def route(self, state: GameState, unit_id: str, target: str, *, check: bool = True) -> Route:
         """Cheapest legal path for a unit to a hex in the current movement phase, with its cost; the rules' own
         check of the move order it gives, when the unit's side is to move."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .control import axis_cities
+from .data import AXIS
 from .position import Position
 
 
@@ -13,4 +14,8 @@ def victory(pos: Position, levels: list[Mapping[str, Any]]) -> dict:
     held = axis_cities(pos)
     points = sum(c["vp"] for c in held)
     level = next((lv for lv in levels if points >= lv["min"]), levels[-1])
-    return {"axis_points": points, "cities": held, "level": level["name"], "winner": level.get("winner")}
+    out = {"axis_points": points, "cities": held, "level": level["name"], "winner": level.get("winner")}
+    needed = [lv["min"] for lv in levels if lv.get("winner") == AXIS]
+    if needed:
+        out["needed"] = min(needed)  # the fewest points that make a German victory level
+    return out

@@ -1,0 +1,250 @@
+"""Where the jobs of `pbem batch` and `pbem selfplay` run: worker processes on this machine, or the workers of a
+Dask distributed scheduler (`--cluster ADDRESS`, docs/batch.md). Either way each job is computed alone by the same
+function in a process that sees the same files from the same working folder, results come back in job order,
+and Ctrl-C stops the same way: no new job starts, the jobs already started finish, write their files whole and
+are reported, then KeyboardInterrupt propagates. So the lines, the files and the exit code do not depend on
+where the jobs ran.
+
+On a cluster the workers must see the caller's files at the same paths (a shared filesystem) and run the same
+pbem; both are checked before the first job is sent, and the code again by every job (a worker may join late).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import threading
+from collections import deque
+from contextlib import contextmanager
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Iterator, Sequence
+
+from .core.errors import UsageError
+
+Result = dict[str, Any]
+# what a run reports for a job the cluster itself could not run (its worker died, say): (job, why) -> result
+Lost = Callable[[Any, str], Result]
+
+WAIT_FOR_WORKERS_S = 60
+
+
+def run_parallel(fn: Callable[[Any], Result], jobs: Sequence[Any], workers: int, on_result: Callable[[Result], None],
+                 *, cluster: str | None = None, lost: Lost | None = None, shared: Sequence[str] = ()) -> list[Result]:
+    """`fn` over the jobs, results in job order, each passed to `on_result` as it is taken.
+
+    Without `cluster`, in `workers` processes here (one: in this process). With `cluster`, on the workers of the
+    Dask scheduler at that address; `shared` names files every worker must see as this process does (the
+    shared-filesystem check), and `lost` makes the result of a job the cluster could not run (without it, that
+    raises). On Ctrl-C no new job starts, the ones already started finish and keep their files, and
+    KeyboardInterrupt propagates: nothing is ever left half-written, and every job that finished has its line
+    (Ctrl-C waits while a result is taken and reported, `_held_sigint`)."""
+    if cluster:
+        return _run_on_cluster(fn, jobs, cluster, on_result, lost, shared)
+    return _run_here(fn, jobs, workers, on_result)
+
+
+def _run_here(fn: Callable[[Any], Result], jobs: Sequence[Any], workers: int,
+              on_result: Callable[[Result], None]) -> list[Result]:
+    if workers <= 1 or len(jobs) <= 1:
+        return _drive(jobs, on_result, lambda: 1, fn, lambda r: None, lambda r, job: r)
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    pool = ctx.Pool(workers, initializer=_quiet_workers)
+    try:
+        return _drive(jobs, on_result, lambda: 2 * workers, lambda job: pool.apply_async(fn, (job,)),
+                      lambda handle: handle.wait(), lambda handle, job: handle.get())
+    finally:
+        pool.close()  # nothing more is handed out; what was runs to its end and keeps its files
+        pool.join()
+
+
+def _drive(jobs: Sequence[Any], on_result: Callable[[Result], None], window: Callable[[], int],
+           submit: Callable[[Any], Any], wait: Callable[[Any], None], take: Callable[[Any, Any], Result]
+           ) -> list[Result]:
+    """The one loop of both pools: keep up to `window()` jobs handed out (`submit` gives a handle), take the results
+    in job order (`wait` until the first is done, `take` its result), and on Ctrl-C hand out nothing more, take
+    and report what was handed out, and re-raise. A job handed out is always in `inflight`, and a result taken is
+    always reported (`_held_sigint`), so no finished job misses its line. (In this process `submit` is the job
+    function itself: the job runs as it is handed out, and a Ctrl-C lets it finish as a pool's running job does.)"""
+    results: list[Result] = []
+    inflight: deque[tuple[Any, Any]] = deque()
+    started = 0
+    try:
+        while len(results) < len(jobs):
+            while started < len(jobs) and len(inflight) < window():
+                with _held_sigint():
+                    inflight.append((jobs[started], submit(jobs[started])))
+                started += 1
+            job, handle = inflight[0]
+            wait(handle)
+            with _held_sigint():  # taken, kept and reported as one: a Ctrl-C now waits until it is done
+                inflight.popleft()
+                r = take(handle, job)
+                results.append(r)
+                on_result(r)
+    except KeyboardInterrupt:
+        for job, handle in inflight:
+            try:
+                r = take(handle, job)
+            except Exception:  # noqa: BLE001 - a job's own errors are in its result; a lost one has no line
+                continue
+            with _held_sigint():
+                results.append(r)
+                on_result(r)
+        raise
+    return results
+
+
+def _quiet_workers() -> None:
+    """Workers ignore Ctrl-C: the parent decides, and a job is never killed half-way through writing."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+# --- on a Dask distributed cluster ---------------------------------------------------------------------------
+
+def _run_on_cluster(fn: Callable[[Any], Result], jobs: Sequence[Any], address: str,
+                    on_result: Callable[[Result], None], lost: Lost | None, shared: Sequence[str]) -> list[Result]:
+    """`_drive` with the scheduler's workers as the pool: at most twice as many jobs handed out as the cluster has
+    threads, so that a Ctrl-C leaves little to finish (and nothing queued at the scheduler that would start after
+    it)."""
+    client = connect(address)
+    try:
+        cwd = os.getcwd()
+        check_workers(client, cwd, shared)
+        digest = code_fingerprint()
+        return _drive(jobs, on_result, lambda: 2 * max(1, sum(client.nthreads().values())),
+                      lambda job: client.submit(_remote, fn, cwd, digest, job, pure=False, retries=0),
+                      _wait, lambda future, job: _taken(future, job, lost))
+    finally:
+        client.close()
+
+
+def connect(address: str) -> Any:
+    """A client of the scheduler at `address` with at least one worker; UsageError (exit 2) if there is none."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise UsageError("--cluster needs Dask distributed: pip install 'pbem[cluster]'") from None
+    try:
+        client = Client(address, set_as_default=False)  # Dask's connect timeout (distributed.comm.timeouts.connect)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise UsageError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    try:
+        client.wait_for_workers(1, timeout=WAIT_FOR_WORKERS_S)
+    except (OSError, TimeoutError) as exc:
+        client.close()
+        raise UsageError(f"the Dask scheduler at {address} has no worker after {WAIT_FOR_WORKERS_S} s") from exc
+    return client
+
+
+def check_workers(client: Any, cwd: str, shared: Sequence[str]) -> None:
+    """Every worker runs the same pbem and sees `cwd` and the `shared` files as this process does; UsageError
+    naming the worker and what differs otherwise (rather than every job failing the same way)."""
+    expected = {path: _file_digest(os.path.join(cwd, path)) for path in shared}
+    try:
+        answers = client.run(_probe, cwd, code_fingerprint(), expected)
+    except Exception as exc:  # noqa: BLE001 - typically a worker without pbem installed
+        raise UsageError(f"a worker of the cluster cannot run pbem: {type(exc).__name__}: {exc}") from None
+    problems = [f"worker {worker}: {problem}" for worker, problem in sorted(answers.items()) if problem]
+    if problems:
+        raise UsageError("the cluster cannot run these jobs as this machine would:\n  " + "\n  ".join(problems)
+                         + "\n(every worker needs the same pbem and the same files at the same paths: docs/batch.md)")
+
+
+def _probe(cwd: str, digest: str, expected: dict[str, str | None]) -> str | None:
+    """Run on each worker by `check_workers`: what stops it from running these jobs, or None."""
+    if digest != code_fingerprint():
+        return f"runs other pbem code or data (fingerprint {code_fingerprint()[:12]}, here {digest[:12]})"
+    if not os.path.isdir(cwd):
+        return f"has no folder {cwd} (the working folder jobs' relative paths start from)"
+    for path, want in sorted(expected.items()):
+        got = _file_digest(os.path.join(cwd, path))
+        if got != want:
+            return f"does not see {path} as this machine does" + ("" if got else " (no such file)")
+    return None
+
+
+_CWD_LOCK = threading.Lock()
+
+
+def _remote(fn: Callable[[Any], Result], cwd: str, digest: str, job: Any) -> Result:
+    """A job on a worker, run as a local worker process runs it: from the caller's working folder, so that
+    relative paths and every message naming them come out the same. The working folder belongs to the whole
+    process, so a worker's threads take their jobs one at a time (pure Python work gains nothing from threads
+    anyway: start workers with `--nthreads 1` and several `--nworkers`)."""
+    with _CWD_LOCK:
+        if digest != code_fingerprint():
+            raise RuntimeError(f"this worker runs other pbem code or data (fingerprint {code_fingerprint()[:12]})")
+        here = os.getcwd()
+        os.chdir(cwd)
+        try:
+            return fn(job)
+        finally:
+            os.chdir(here)
+
+
+def _wait(future: Any) -> None:
+    """Until the job is done (its result stays on the worker until `_taken` asks for it)."""
+    try:
+        future.exception()
+    except Exception:  # noqa: BLE001 - a cancelled or lost future: `_taken` says what happened
+        pass
+
+
+def _taken(future: Any, job: Any, lost: Lost | None) -> Result:
+    """The job's result; a job whose worker died or whose result could not come back is `lost` (if given)."""
+    try:
+        return future.result()
+    except Exception as exc:  # noqa: BLE001 - the cluster's failure, not the job's: `fn` catches its own
+        if lost is None:
+            raise
+        return lost(job, f"{type(exc).__name__}: {exc}")
+
+
+@lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    """SHA-256 of what makes a job's bytes: pbem's source and scenario files, the Python and PyYAML versions.
+    Two machines with the same fingerprint give the same lines and files for the same job."""
+    import yaml
+
+    from .core.scenario import REPO_SCENARIOS
+
+    h = hashlib.sha256(f"python {sys.version_info[:2]} pyyaml {yaml.__version__}\n".encode())
+    for name, top, pattern in (("pbem", Path(__file__).resolve().parent, "*.py"), ("scenarios", REPO_SCENARIOS, "*")):
+        for p in sorted(top.rglob(pattern)):
+            if p.is_file() and "__pycache__" not in p.parts:
+                h.update(f"{name}/{p.relative_to(top).as_posix()}\n".encode())
+                h.update(hashlib.sha256(p.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def _file_digest(path: str) -> str | None:
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+@contextmanager
+def _held_sigint() -> Iterator[None]:
+    """Hold Ctrl-C back for the block, then let it through as KeyboardInterrupt: a Python-level handler only
+    notes it (Python runs handlers in the main thread whichever thread the OS chose, so a signal mask would
+    not do). Outside the main thread, where handlers cannot be set, the block runs unguarded."""
+    import signal
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    old = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+    if caught and callable(old):
+        old(signal.SIGINT, None)  # the usual handler raises KeyboardInterrupt now, outside the block
