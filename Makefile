@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo demo-fast demo-codeword test bench venv clean setup compile sysdeps pictures
+.PHONY: demo demo-fast demo-codeword test bench fuzz venv clean setup compile sysdeps pictures
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,13 @@ sysdeps:
 test: $(STAMP) sysdeps
 	$(PY) -m ruff check --quiet pbem tests bench --select F,E9,B --ignore B905,B008,B023
 	$(PY) -m pytest -q
+
+# Hostile input for 30 minutes (docs/security.md): coverage-guided with atheris (the fuzz extra), niced, since
+# others share the machine. FUZZ_MINUTES=5 make fuzz for a shorter run; findings go to bench/out/fuzz/findings.
+FUZZ_MINUTES ?= 30
+fuzz: $(STAMP)
+	$(PY) -m pip install -qq -e '.[test,fuzz]'
+	nice -n 10 $(PY) -m tests.fuzz.run --minutes $(FUZZ_MINUTES)
 
 # The benchmark environment also holds the packages we only compare against (diplomacy); never the game's.
 .venv-bench/.installed: pyproject.toml

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 from .core.errors import InputError, PbemError
-from .core.loading import load_data
 from .dispatch import run_parallel
 
 
@@ -31,37 +30,53 @@ class Job:
     folder: str | None = None  # a game folder whose awaited step is complete
 
     @classmethod
-    def from_dict(cls, d: Any, n: int, base: Path) -> "Job":
-        if not isinstance(d, dict):
-            raise InputError(f"job {n + 1} is not a mapping")
+    def from_dict(cls, d: Any, n: int, base: Path, where: str, root: Path | None = None) -> "Job":
+        """A job from its manifest entry (schemas/batch-job.schema.json): paths relative to the manifest's folder
+        `base`; the files it writes must lie under `root` (None: anywhere, --allow-outside)."""
+        from .core.errors import SchemaError
+        from .core.loading import validate
+
+        try:
+            validate(d, "batch-job", where)
+        except SchemaError as exc:
+            exc.problems = [p.replace("$", f"$[{n}]", 1) for p in exc.problems]
+            raise
 
         def p(x: str) -> str:
-            return str((base / x)) if not Path(x).is_absolute() else x
-        missing = [k for k in ("state", "orders", "output") if k not in d]
-        if missing:
-            raise InputError(f"job {n + 1} lacks {', '.join(missing)}")
+            return str(base / x)  # an absolute x stays itself
+
         orders = d["orders"] if isinstance(d["orders"], list) else [d["orders"]]
-        return cls(str(d.get("id") or n + 1), p(str(d["state"])), tuple(p(str(o)) for o in orders), p(str(d["output"])),
-                   p(str(d["report"])) if d.get("report") else None, tuple(p(str(s)) for s in d.get("secrets") or ()),
-                   bool(d.get("force", False)))
+        job = cls(str(d.get("id") or n + 1), p(d["state"]), tuple(p(o) for o in orders), p(d["output"]),
+                  p(d["report"]) if d.get("report") else None, tuple(p(s) for s in d.get("secrets") or ()),
+                  bool(d.get("force", False)))
+        if root is not None:
+            for key, target in (("output", job.output), ("report", job.report)):
+                if target is not None and not Path(target).resolve().is_relative_to(root):
+                    raise InputError(f"job {n + 1} ({job.id}) would write its {key} {target} outside {root} "
+                                     "(give --root, or --allow-outside)", where=where)
+        return job
 
 
-def jobs_from(source: str) -> list[Job]:
-    """A manifest (YAML list, or JSON lines) or a folder whose game folders are each one job."""
+def jobs_from(source: str, root: str | None = None, allow_outside: bool = False) -> list[Job]:
+    """A manifest (YAML list, or JSON lines) or a folder whose game folders are each one job. A manifest's jobs
+    write only under `root` (default: the manifest's folder) unless `allow_outside`."""
+    from .core.loading import parse_text, read_text
+
     path = Path(source)
     if path.is_dir():
         return [Job(id=g.name, folder=str(g)) for g in sorted(path.iterdir()) if (g / "game.yaml").is_file()]
-    text = path.read_text(encoding="utf-8") if path.is_file() else None
-    if text is None:
+    if not path.is_file():
         raise InputError("no such manifest or folder", where=source)
+    text = read_text(path)
     if path.suffix in (".jsonl", ".ndjson"):
-        docs = [json.loads(line) for line in text.splitlines() if line.strip()]
+        docs = [parse_text(line, f"{source} line {n + 1}") for n, line in enumerate(text.splitlines()) if line.strip()]
     else:
-        docs = load_data(source)
+        docs = parse_text(text, source)
         docs = docs.get("jobs", docs) if isinstance(docs, dict) else docs
     if not isinstance(docs, list):
         raise InputError("a manifest is a list of jobs (or {jobs: [...]}, or JSON lines)", where=source)
-    return [Job.from_dict(d, n, path.parent) for n, d in enumerate(docs)]
+    top = None if allow_outside else Path(root if root is not None else path.parent).resolve()
+    return [Job.from_dict(d, n, path.parent, source, top) for n, d in enumerate(docs)]
 
 
 def run_job(job: Job) -> dict[str, Any]:
@@ -74,20 +89,25 @@ def run_job(job: Job) -> dict[str, Any]:
         if job.folder is not None:
             out.update(_advance_folder(job))
         else:
-            from .core.loading import dump_yaml, write_atomic
+            from .core.files import check_targets, write_files
+            from .core.loading import dump_yaml
             from .report import render
 
+            protect = (job.state,) + job.orders + job.secrets
+            check_targets([job.output, job.report], protect)
             state = game.load_state(job.state)
             orders = [game.load_orders(o) for o in job.orders]
             secrets = [game.load_secret(s) for s in job.secrets]
             outcome = game.adjudicate(state, orders, secrets=secrets)
             nxt = outcome.state
-            protect = (job.state,) + job.orders + job.secrets
-            write_atomic(job.output, dump_yaml(nxt.to_dict()), force=job.force, protect=protect)
+            outputs = [(job.output, dump_yaml(nxt.to_dict()))]
             if job.report:
-                write_atomic(job.report, render(nxt.to_dict(), nxt.hash(), "text"), force=job.force, protect=protect)
+                outputs.append((job.report, render(nxt.to_dict(), nxt.hash(), "text")))
+            written = write_files(outputs, force=job.force, protect=protect, done_ok=True)  # both checked first
             out.update(outcome="adjudicated", state=state.hash(), next=nxt.hash(), rolls=len(outcome.rolls),
                        output=job.output)
+            if not written:
+                out["unchanged"] = True  # a batch run again: this job's files were already these
         out.update(ok=True, exit_code=0)
     except PbemError as exc:
         out.update(ok=False, exit_code=exc.exit_code, error=exc.code, message=exc.message, where=exc.where or None)

@@ -258,7 +258,7 @@ def test_a_failed_write_leaves_no_half_step(tmp_path, monkeypatch):
             raise OSError("disk full")
         return real(src, dst)
 
-    monkeypatch.setattr("pbem.core.folder.os.replace", failing)
+    monkeypatch.setattr("pbem.core.files.os.replace", failing)
     r = run("game", "submit", d, o)
     assert r.exit_code == 2 and "disk full" in r.output and "nothing of this step was kept" in r.output
     assert sorted(p.name for p in d.iterdir()) == before and not list(d.glob(".*"))

@@ -86,6 +86,11 @@ def drawing(view: View, *, around: str | None = None, radius: int | None = None)
     over.end()
     shown = touching(view, centre)
     events(over, shown, centre)
+    over.group("ids")  # an occupied or marked hex's id again, over its stack and rings: the id orders are written with
+    for pid in sorted({*view.units_at(), *(m.place for m in shown.events if m.place)} & centre.keys()):
+        x, y = centre[pid]
+        over.text(x, y - r * 0.55, pid, 7.5, fill="#333", halo="#ffffff")
+    over.end()
     header(over, view, x0, y0 - hh, w)
     return Drawing(x0, y0 - hh, w, h + hh, r, base, over, colours(shown), view.board.pointy)
 

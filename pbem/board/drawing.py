@@ -134,12 +134,12 @@ def events(cv: Canvas, view: View, centre: dict[str, tuple[float, float]]) -> No
         cv.group(f"ev-{kind}", title=text)
         if kind == "label":
             w = text_width(label, 9) + 8
-            cv.rect(x - w / 2, y + 9, w, 13, "#fffbe6", stroke=colour, width=1.2, rx=3)
-            cv.text(x, y + 18.5, label, 9, fill="#111", bold=True)
+            cv.rect(x - w / 2, y + 14, w, 13, "#fffbe6", stroke=colour, width=1.2, rx=3)  # under the counter's values
+            cv.text(x, y + 23.5, label, 9, fill="#111", bold=True)
         elif kind == "eliminated":
             cv.lines([[(x - 9, y - 9), (x + 9, y + 9)], [(x + 9, y - 9), (x - 9, y + 9)]], "#d01010", 3.5, opacity=0.85)
-        elif kind in ("arrival", "move"):
-            cv.circle(x, y, 19, "", stroke=colour, width=2.5, dash="4 2")
+        elif kind in ("arrival", "move", "retreat"):  # a retreat whose start the state cannot tell: dotted
+            cv.circle(x, y, 19, "", stroke=colour, width=2.5, dash="2 3" if kind == "retreat" else "4 2")
         elif kind == "control":
             cv.circle(x, y, 21, "", stroke=colour, width=2)
         elif kind == "exposed":

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from ..core.errors import UsageError
-from ..core.loading import write_atomic
+from ..core.files import write_atomic
 from .main import force_option, json_option, main, run
 
 cluster_option = click.option(
@@ -20,19 +20,24 @@ cluster_option = click.option(
 
 @main.command()
 @click.argument("source", metavar="MANIFEST|FOLDER")
-@click.option("--jobs", "workers", type=int, default=None, help="worker processes (default: the number of cores)")
+@click.option("--jobs", "workers", type=click.IntRange(1, 1024), default=None,
+              help="worker processes (default: the number of cores)")
+@click.option("--root", help="a manifest's jobs write only under this folder (default: the manifest's folder)")
+@click.option("--allow-outside", is_flag=True, help="let a manifest's jobs write anywhere")
 @cluster_option
 @json_option
 @run
-def batch(source: str, workers: int | None, cluster: str | None, as_json: bool) -> int:
+def batch(source: str, workers: int | None, root: str | None, allow_outside: bool, cluster: str | None,
+          as_json: bool) -> int:
     """Adjudicate many steps: one JSON line per job on standard output, a summary at the end.
 
-    MANIFEST is a YAML list (or JSON lines) of jobs {id, state, orders: [...], output, report, secrets, force};
+    MANIFEST is a YAML list (or JSON lines) of jobs {id, state, orders: [...], output, report, secrets, force},
+    paths relative to it, outputs under --root;
     FOLDER holds game folders, and every game whose awaited step has all its orders filed is adjudicated.
     Exit 0 only if every job succeeded, else the highest exit code of a failed job."""
     from .. import batch as b
 
-    jobs = b.jobs_from(source)
+    jobs = b.jobs_from(source, root, allow_outside)
     n = workers or os.cpu_count() or 1
     progress = b.Progress(len(jobs), sys.stderr.isatty(), lambda s: (sys.stderr.write(s), sys.stderr.flush()))
 

@@ -12,6 +12,7 @@ import click
 
 from ..core import game
 from ..core.errors import EXIT_OK, MismatchError, OrdersRejected, PbemError, UsageError, VerificationFailed
+from ..core.files import check_targets, write_files
 from ..core.loading import dump_yaml, load_data, load_schema, schema_names, write_atomic
 
 
@@ -43,11 +44,25 @@ def run(fn: Callable[..., int | None]) -> Callable[..., None]:
         except PbemError as exc:
             _emit_error(exc, as_json)
             sys.exit(exc.exit_code)
+        except Exception as exc:  # noqa: BLE001 - the last line only: every known case is cured where it enters
+            if os.environ.get("PBEM_DEBUG"):
+                raise
+            _emit_error(UsageError(f"internal error ({type(exc).__name__}: {exc}); please report it with the "
+                                   "input files (PBEM_DEBUG=1 shows the traceback)",
+                                   where=", ".join(_inputs(args, kwargs))), as_json)
+            sys.exit(2)
         sys.exit(code)
 
     wrapper.__name__ = fn.__name__
     wrapper.__doc__ = fn.__doc__
     return wrapper
+
+
+def _inputs(args: tuple, kwargs: dict) -> list[str]:
+    """The files a command was given (its arguments that name existing files), for the last line's message."""
+    values = [*args, *kwargs.values()]
+    flat = [v for x in values for v in (x if isinstance(x, (tuple, list)) else [x]) if isinstance(v, str)]
+    return [v for v in flat if v != "-" and os.path.exists(v)]
 
 
 def pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
@@ -141,13 +156,14 @@ def new(scenario: str, output: str, seed: str | None, game_id: str | None, optio
     if solitaire and bot_secret is not None:
         from ..core.orders import OrdersFile
 
+        check_targets([output, secret_path])
         for target in (output, secret_path):  # both or neither: check before writing either
             if target != "-" and Path(target).exists() and not force:
                 raise UsageError("output exists; use --force to replace it", where=target)
         while state.awaiting.side == solitaire and not state.over:  # the bot's own opening steps (its setup)
             empty = OrdersFile(state.game, solitaire, state.step, state.hash(), ())
             state = game.adjudicate(state, [empty], secrets=[bot_secret]).state
-        write_atomic(secret_path, dump_yaml(bot_secret), force=force)
+        write_atomic(secret_path, dump_yaml(bot_secret), force=force, mode=0o600)  # never readable by others
     write_atomic(output, dump_yaml(state.to_dict()), force=force)
     info = {"game": state.game, "state": output, "hash": state.hash(), "awaiting": state.awaiting.to_dict(),
             "seed": seed, "solitaire_secret": secret_path}
@@ -181,13 +197,11 @@ def show(state_file: str, side: str | None, report_fmt: str | None, secret_file:
 
         return show_units(state_file, side, secret_file, as_json)
     state = game.load_state(state_file)
-    secrets = [game.load_secret(secret_file)] if secret_file else []
-    if secrets and secrets[0]["side"] not in (state.hidden or {}):
-        raise UsageError(f"{secrets[0]['side']} hides no units in this game; --secret is only for hidden units here",
-                         where=secret_file or "")
-    if secrets and side is None:
-        side = secrets[0]["side"]
-    keys = game.keyring(state, [], secrets)
+    keys = game.keyring(state, [], [])
+    if secret_file:
+        from .view_cmds import own_secret
+
+        side, keys = own_secret(state, side, secret_file)  # the owner's own view, as `pbem map` reads a secret
     rs = game.ruleset_of(state)
     summary = rs.summary(state, side) if keys is None else rs.summary(state, side, keys=keys)
     if report_fmt == "html":
@@ -355,28 +369,23 @@ def adjudicate(state_file: str, orders_files: tuple[str, ...], output: str, repo
     """Adjudicate one step: check the orders, roll the dice, write the next state and report."""
     from .page_cmds import map_bytes, picture_target, render_report, report_format
 
-    state = game.load_state(state_file)
-    orders = _load_all(orders_files)
     protect = (state_file,) + orders_files + secrets
     fmt = report_format(fmt, report_file)
     picture = picture_target(fmt, report_file, map_file)
     if picture == "-" and "-" in (output, report_file):
         raise UsageError("--map - writes the picture to standard output: -o and --report must then be files")
-    for target in (output, report_file, picture):
-        if target and target != "-" and Path(target).exists() and not force:
-            raise UsageError("output exists; use --force to replace it", where=target)
-        if target and target != "-" and any(Path(p).resolve() == Path(target).resolve() for p in protect if p != "-"):
-            raise UsageError("refusing to overwrite an input file", where=target)
+    check_targets([output, report_file, picture], protect)  # before anything is read, computed or written
+    state = game.load_state(state_file)
+    orders = _load_all(orders_files)
     outcome = game.adjudicate(state, orders, secrets=_secrets(secrets, state, state_file), void_illegal=void_illegal)
     nxt = outcome.state
-    text_state = dump_yaml(nxt.to_dict())
-    report = render_report(nxt, fmt, report_file=report_file, picture=picture) if report_file else None
-    drawn = map_bytes(nxt, None, None, picture) if picture else None  # the public view: no secret is read
-    write_atomic(output, text_state, force=force, protect=protect)
+    outputs: list[tuple[str, str | bytes]] = [(output, dump_yaml(nxt.to_dict()))]
     if report_file:
-        write_atomic(report_file, report, force=force, protect=protect)
+        outputs.append((report_file, render_report(nxt, fmt, report_file=report_file, picture=picture)))
+    drawn = map_bytes(nxt, None, None, picture) if picture else None  # the public view: no secret is read
     if picture and drawn is not None:
-        write_atomic(picture, drawn, force=force, protect=protect)
+        outputs.append((picture, drawn))
+    write_files(outputs, force=force, protect=protect)  # all checked before any is written; a re-run completes
     if "-" not in (output, report_file, picture):
         _out({"ok": True, "state": output, "hash": nxt.hash(), "rolls": len(outcome.rolls), "voided": len(outcome.voided),
               "awaiting": nxt.awaiting.to_dict()}, as_json,
@@ -390,10 +399,17 @@ def adjudicate(state_file: str, orders_files: tuple[str, ...], output: str, repo
 @click.argument("rest", metavar="ORDERS... NEXT", nargs=-1)
 @click.option("--secret", "secrets", multiple=True,
               help="a hiding side's secret, for steps only its owner can re-run (solitaire); never needed otherwise")
+@click.option("--report", "report_file", help="also confirm this report is the one NEXT produces")
+@click.option("--format", "fmt", type=click.Choice(["text", "md", "json"]), default="text", show_default=True,
+              help="the format of the --report")
 @json_option
 @run
-def verify(state_file: str, rest: tuple[str, ...], secrets: tuple[str, ...], as_json: bool) -> None:
-    """Re-run a step from STATE and ORDERS and confirm it reproduces NEXT exactly."""
+def verify(state_file: str, rest: tuple[str, ...], secrets: tuple[str, ...], report_file: str | None, fmt: str,
+           as_json: bool) -> None:
+    """Re-run a step from STATE and ORDERS and confirm it reproduces NEXT exactly (and REPORT, if given)."""
+    from ..core.loading import read_text
+    from ..report.compare import report_difference
+
     if len(rest) < 2:
         raise UsageError("verify needs STATE, at least one ORDERS file and the NEXT state")
     state = game.load_state(state_file)
@@ -401,9 +417,15 @@ def verify(state_file: str, rest: tuple[str, ...], secrets: tuple[str, ...], as_
     claimed = load_data(rest[-1])
     if not isinstance(claimed, dict):
         raise UsageError("the next state is not a state file", where=rest[-1])
+    report = read_text(report_file) if report_file else None
     outcome = game.verify(state, orders, claimed, secrets=_secrets(secrets, state, state_file))
-    _out({"ok": True, "hash": outcome.state.hash()}, as_json,
-         f"verified: step {state.step} reproduces {rest[-1]} exactly ({outcome.state.hash()[:16]}…)")
+    if report is not None:
+        wrong = report_difference(outcome.state, report, fmt)
+        if wrong:
+            raise VerificationFailed(f"not the report the step produces: {wrong}", where=report_file or "")
+    _out({"ok": True, "hash": outcome.state.hash(), "report": report_file}, as_json,
+         f"verified: step {state.step} reproduces {rest[-1]} exactly ({outcome.state.hash()[:16]}…)"
+         + (f", and its report {report_file}" if report_file else ""))
 
 
 @main.command()
@@ -507,7 +529,8 @@ def keys() -> None:
 @keys.command("new")
 @click.option("--side", required=True)
 @click.option("-o", "--output", required=True, help="secret file: keep it, never mail it")
-@click.option("--length", type=int, default=2000, show_default=True, help="how many steps the chain covers")
+@click.option("--length", type=click.IntRange(1, 100_000), default=2000, show_default=True,
+              help="how many steps the chain covers")
 @force_option
 @json_option
 @run
@@ -521,7 +544,7 @@ def keys_new(side: str, output: str, length: int, force: bool, as_json: bool) ->
     private, public = signing.new_keypair()
     write_atomic(output, dump_yaml({"format": "pbem/secret@1", "side": side, "seed": seed, "length": length,
                                     "commitment": commitment, "signing_key": private, "public_key": public}),
-                 force=force)
+                 force=force, mode=0o600)  # a secret: never readable by others, whatever the umask
     _out({"side": side, "commitment": commitment, "public_key": public, "hidden_key": hidden_key, "secret": output},
          as_json,
          f"secret for {side} written to {output} (keep it private)\ndice commitment: {commitment}\n"

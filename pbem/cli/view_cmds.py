@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from ..core import game
-from ..core.errors import UsageError
+from ..core.errors import PbemError, UsageError
 from ..core.loading import write_atomic
 from .main import _out, force_option, json_option, main, run
 
@@ -25,16 +25,29 @@ def viewer(state_file: str, side: str | None, secret_file: str | None) -> tuple[
         raise UsageError(f"{rs.id} has no side {side!r}; its sides are {', '.join(rs.sides)}")
     if secret_file is None:
         return state, side, None
+    side, keys = own_secret(state, side, secret_file)
+    return state, side, keys
+
+
+def own_secret(state: Any, side: str | None, secret_file: str) -> tuple[str, Any]:
+    """The side a secret file shows and the keyring it gives. It is the owner's own: another side's view is
+    refused. In a game where the owner hides nothing (SPI Barbarossa), his dice secret of this game (checked
+    against its commitment) only says whose view it is, as players pass `--secret` everywhere (docs/pbem.md)."""
     secret = game.load_secret(secret_file)
     owner = secret["side"]
     if owner not in (state.hidden or {}):
-        raise UsageError(f"{owner} hides nothing in this game; --secret is only for a side's own hidden pieces",
-                         where=secret_file)
+        if owner not in state.dice.chains:
+            raise UsageError(f"{owner} hides nothing in this game; --secret is only for a side's own hidden pieces",
+                             where=secret_file)
+        try:
+            game.next_reveal(state, secret, owner)
+        except PbemError as e:
+            raise UsageError(e.message, where=secret_file) from None
     if side is None:
         side = owner
     elif side != owner:
         raise UsageError(f"the secret is {owner}'s: it shows only {owner}'s own view, not {side}'s", where=secret_file)
-    return state, side, game.keyring(state, [], [secret])
+    return side, game.keyring(state, [], [secret])
 
 
 @main.command("map")
@@ -82,7 +95,6 @@ def map_cmd(state_file: str, output: str, side: str | None, secret_file: str | N
 def _place(state: Any, ref: str) -> str:
     """A place id from an id or a name (any case, the map's other names too), or a usage error naming it."""
     from ..board.areas import topology_from_map
-    from ..core.errors import PbemError
 
     board = topology_from_map(game.scenario_of(state).load("map", "map"))
     try:

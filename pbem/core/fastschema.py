@@ -20,7 +20,7 @@ from typing import Any, Callable
 PACKAGE = "pbem.core._fastschema"
 HERE = Path(__file__).resolve().parent / "_fastschema"
 # The schemas whose $defs branches pbem validates on their own (loading._validator's "schema#branch").
-BRANCHED = ("spi-barbarossa-order",)
+BRANCHED = ("spi-barbarossa-order", "barbarossa-fast-order", "codeword-barbarossa-order", "coatney-order")
 _cache: dict[str, Callable[[Any], Any] | None] = {}
 INIT = '''"""Validators generated from schemas/ by `python -m pbem.core.fastschema` (pbem/core/fastschema.py).
 
@@ -67,13 +67,13 @@ def _load(kind: str) -> Callable[[Any], Any] | None:
 
 def schema_for(kind: str) -> dict:
     """The schema (or `$defs` branch) a kind names, exactly as loading._validator builds it."""
-    from .loading import load_schema
+    from .loading import branch, load_schema
+
+    import copy
 
     base, _, part = kind.partition("#")
     schema = load_schema(base)
-    if part:
-        schema = {"$schema": schema["$schema"], **schema["$defs"][part]}
-    return schema
+    return copy.deepcopy(branch(schema, part) if part else schema)  # fastjsonschema rewrites the `$ref`s it walks
 
 
 def kinds() -> list[str]:
@@ -83,9 +83,10 @@ def kinds() -> list[str]:
 
     out = []
     for name in schema_names():
-        out.append(name)
-        if name in BRANCHED:
+        if name in BRANCHED:  # checked a branch at a time: the whole `oneOf` would only ever answer a refusal
             out += [f"{name}#{b}" for b in sorted(load_schema(name).get("$defs") or {})]
+        else:
+            out.append(name)
     return out
 
 

@@ -17,7 +17,8 @@ from typing import Any, Mapping, Sequence
 
 from . import game
 from .errors import InputError, MismatchError, UsageError, VerificationFailed
-from .loading import dump_yaml, load_data, load_document, write_atomic
+from .files import recover, write_step
+from .loading import dump_yaml, load_data, load_document, read_text, write_atomic
 from .state import GameState
 
 GAME_FILE = "game.yaml"
@@ -52,6 +53,8 @@ class Folder:
     @classmethod
     def open(cls, path: str | Path) -> "Folder":
         p = Path(path)
+        if p.is_dir():
+            recover(p)  # a step a killed command left half-written is finished first (files.write_step)
         if not (p / GAME_FILE).is_file():
             raise InputError(f"not a game folder (no {GAME_FILE})", where=str(p))
         return cls(p, load_document(p / GAME_FILE, "game"))
@@ -90,6 +93,8 @@ def init(scenario: str, directory: str | Path, players: Mapping[str, str], state
          policy: Mapping[str, Any] | None = None) -> Folder:
     """Create a game folder with its first state. The folder must not exist or be empty."""
     d = Path(directory)
+    if d.is_dir():
+        recover(d)  # what a killed `game init` left
     if d.exists() and any(d.iterdir()):
         raise UsageError("the folder exists and is not empty", where=str(d))
     try:
@@ -100,8 +105,7 @@ def init(scenario: str, directory: str | Path, players: Mapping[str, str], state
                            "players": {side: players[side] for side in sorted(players)}}
     if policy:
         doc["policy"] = dict(policy)
-    write_atomic(d / state_name(state.step), dump_yaml(state.to_dict()))
-    write_atomic(d / GAME_FILE, dump_yaml(doc))
+    write_step(d, [(state_name(state.step), dump_yaml(state.to_dict())), (GAME_FILE, dump_yaml(doc))])
     return Folder(d, doc)
 
 
@@ -299,30 +303,8 @@ def receive(folder: Folder, next_state_path: str, orders_paths: Sequence[str]) -
 
 
 def _write_together(outputs: Sequence[tuple[Path, str]]) -> None:
-    """Write every file to a temporary first, then rename them all: no half-adjudicated folder."""
-    for path, _ in outputs:
-        if path.exists():
-            raise UsageError("refusing to overwrite a file of the game's history", where=str(path))
-    temps: list[tuple[Path, Path]] = []
-    renamed: list[Path] = []
-    try:
-        for path, text in outputs:
-            tmp = path.with_name(f".{path.name}.tmp")
-            tmp.write_text(text, encoding="utf-8", newline="\n")
-            temps.append((tmp, path))
-        for tmp, path in temps:  # the state last: a folder is at a step only once its state is there
-            os.replace(tmp, path)
-            renamed.append(path)
-    except BaseException as exc:
-        for path in renamed:  # none of them existed before: take the step back out whole
-            path.unlink(missing_ok=True)
-        if isinstance(exc, OSError):
-            raise UsageError(f"cannot write the game folder ({exc.strerror or exc}); nothing of this step was kept",
-                             where=str(outputs[-1][0].parent)) from None
-        raise
-    finally:
-        for tmp, _ in temps:
-            tmp.unlink(missing_ok=True)
+    """A step's files, visible together (files.write_step: a journal, then the renames, the state last)."""
+    write_step(outputs[0][0].parent, [(p.name, text) for p, text in outputs])
 
 
 def audit(folder: Folder) -> dict:
@@ -340,25 +322,43 @@ def audit(folder: Folder) -> dict:
                                  where=str(folder.path))
     for step in steps[1:]:
         where = folder.path / state_name(step)
-        files = folder.submitted(step - 1)
-        if not files:
-            raise VerificationFailed(f"no orders for step {step - 1}, yet {where.name} exists", where=str(folder.path))
-        orders = [game.load_orders(str(p)) for _, p in sorted(files.items())]
-        if len(orders) > 1:
-            try:
-                _check_seals(folder, state, [o.side for o in orders], {o.side: o for o in orders})
-            except (UsageError, MismatchError) as exc:
-                raise VerificationFailed(f"step {step - 1}: {exc.message}", where=str(where)) from None
-        claimed = load_document(where, "state")
-        if claimed.get("previous") != state.hash():
-            raise VerificationFailed(f"{where.name} does not continue {state_name(step - 1)} (its 'previous' hash differs)",
-                                     where=str(where))
         try:
-            outcome = game.verify(state, orders, claimed)
-        except VerificationFailed as exc:
-            raise VerificationFailed(f"step {step - 1} does not reproduce {where.name}: {exc.message}",
-                                     where=str(where)) from None
-        except MismatchError as exc:
-            raise VerificationFailed(f"step {step - 1} cannot be re-run: {exc.message}", where=str(where)) from None
-        state = outcome.state
+            state = _audit_step(folder, state, step)
+        except InputError as exc:  # a file of the history that no longer reads is a failed audit, not bad input
+            raise VerificationFailed(f"step {step - 1}: {exc}", where=exc.where or str(where)) from None
     return {"game": state.game, "steps": len(steps) - 1, "hash": state.hash()}
+
+
+def _audit_step(folder: Folder, state: GameState, step: int) -> GameState:
+    """Step `step - 1` of the history re-run from `state`: its orders, seals, next state and report."""
+    from ..report.compare import report_difference
+
+    where = folder.path / state_name(step)
+    files = folder.submitted(step - 1)
+    if not files:
+        raise VerificationFailed(f"no orders for step {step - 1}, yet {where.name} exists", where=str(folder.path))
+    orders = [game.load_orders(str(p)) for _, p in sorted(files.items())]
+    if len(orders) > 1:
+        try:
+            _check_seals(folder, state, [o.side for o in orders], {o.side: o for o in orders})
+        except (UsageError, MismatchError) as exc:
+            raise VerificationFailed(f"step {step - 1}: {exc.message}", where=str(where)) from None
+    claimed = load_document(where, "state")
+    if claimed.get("previous") != state.hash():
+        raise VerificationFailed(f"{where.name} does not continue {state_name(step - 1)} (its 'previous' hash differs)",
+                                 where=str(where))
+    try:
+        outcome = game.verify(state, orders, claimed)
+    except VerificationFailed as exc:
+        raise VerificationFailed(f"step {step - 1} does not reproduce {where.name}: {exc.message}",
+                                 where=str(where)) from None
+    except MismatchError as exc:
+        raise VerificationFailed(f"step {step - 1} cannot be re-run: {exc.message}", where=str(where)) from None
+    report = folder.path / report_name(step)
+    if not report.is_file():
+        raise VerificationFailed(f"{report.name} is missing from the history", where=str(report))
+    wrong = report_difference(outcome.state, read_text(report))
+    if wrong:
+        raise VerificationFailed(f"{report.name} is not the report step {step - 1} produces: {wrong}",
+                                 where=str(report))
+    return outcome.state

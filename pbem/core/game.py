@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
@@ -19,21 +20,22 @@ from .events import Outcome, Violation
 from .frozen import EMPTY, freeze, thaw
 from .hashing import digest
 from .hidden import Keyring
-from .loading import load_document, validate
+from .loading import load_document, load_schema, validate
 from .orders import OrdersFile
 from .scenario import Scenario, find_scenario
 from .state import DiceState, GameState
 
 
 def load_state(path: str, *, check: bool = True) -> GameState:
-    """A state file, refused (exit 2) when its own consistency checks find what cannot be (`consistency`);
-    `check=False` only for a referee's `pbem show --check`, which lists the problems instead."""
-    state = GameState.from_dict(load_document(path, "state"))
+    """A state file as its ruleset's rules may read it (`check_state`), refused (exit 2) when its own consistency
+    checks find what cannot be (`consistency`); `check=False` only for a referee's `pbem show --check`, which lists
+    those problems instead."""
+    where = "<stdin>" if path == "-" else path
+    state = check_state(load_document(path, "state"), where)
     if check:
         errors = [p for p in consistency(state) if p.error]
         if errors:
-            raise StateInconsistent([p.line().removeprefix("error: ") for p in errors],
-                                    where="<stdin>" if path == "-" else path)
+            raise StateInconsistent([p.line().removeprefix("error: ") for p in errors], where=where)
     return state
 
 
@@ -41,6 +43,21 @@ def consistency(state: GameState) -> list[Problem]:
     """What the state says that cannot be, errors first (Ruleset.consistency)."""
     found = ruleset_of(state).consistency(state)
     return sorted(found, key=lambda p: not p.error)
+
+
+def check_state(doc: Mapping[str, Any], where: str) -> GameState:
+    """A state document as its ruleset's rules may read it: its phase, the types of its extras and unit flags
+    (Ruleset.state_schema) and each side's standing answers (the order schema's $defs/answers) checked, exit 2
+    naming the place; the one boundary between a state file and the rules."""
+    state = GameState.from_dict(doc)
+    rs = ruleset_of(state)
+    if rs.state_schema:
+        validate(doc, rs.state_schema, where)
+        _check_unit_references(state, rs.state_schema, where)
+    if rs.order_schema:
+        for side, answers in sorted((doc.get("answers") or {}).items()):
+            _validate_at(answers, f"{rs.order_schema}#answers", where, f"$.answers.{side}")
+    return state
 
 
 def load_orders(path: str) -> OrdersFile:
@@ -59,6 +76,10 @@ def next_reveal(state: GameState, secret: Mapping[str, Any], side: str) -> str:
     chain = state.dice.chains.get(side)
     if chain is None:
         raise MismatchError(f"side {side!r} has no dice commitment in this game")
+    if chain["index"] + 1 > secret["length"]:
+        raise MismatchError(f"the dice secret of {side} is used up: its chain has {secret['length']} elements and the "
+                            f"game is at element {chain['index']}; the game cannot go on with committed dice "
+                            "(docs/dice.md)")
     element = dicemod.chain_element(secret["seed"], secret["length"], chain["index"] + 1)
     if not dicemod.verify_reveal(chain["last"], element):
         raise MismatchError("the secret file does not belong to this game's commitment for " + side)
@@ -96,6 +117,7 @@ def check_file(state: GameState, o: OrdersFile, *, signed: bool = True) -> None:
     In a game with signing keys the signature is required (`signed`), except by `check`, which a player
     runs before signing; a signature that is there is always verified.
     """
+    check_shapes(state, o)
     if state.over:
         raise MismatchError("the game is over; no more orders are awaited", where=state.game)
     expected = ruleset_of(state).submitters(state)
@@ -119,6 +141,56 @@ def check_file(state: GameState, o: OrdersFile, *, signed: bool = True) -> None:
         from . import signing
 
         signing.check(o, state.signing)
+
+
+@lru_cache(maxsize=None)
+def order_verbs(schema: str) -> tuple[str, ...]:
+    """The verbs of a ruleset's order schema, in the order a verb is looked for in an item (its `oneOf`)."""
+    return tuple(r["$ref"].rsplit("/", 1)[1] for r in load_schema(schema)["oneOf"])
+
+
+def check_shapes(state: GameState, o: OrdersFile) -> None:
+    """Every order of `o` and its answers have the shape the ruleset's order schema gives them (exit 2, naming the
+    file and the path in it): the one boundary between a player's orders and the rules, for every ruleset, so a
+    ruleset meets only the types, lengths and values its schema promises."""
+    schema = ruleset_of(state).order_schema
+    if not schema or o.__dict__.get("_shapes") == schema:
+        return
+    verbs = order_verbs(schema)
+    for i, raw in enumerate(o.orders):
+        item = thaw(raw)
+        verb = next((v for v in verbs if v in item), None)
+        if verb is None:
+            raise SchemaError("malformed order", where=o.source,
+                              problems=[f"$.orders[{i}]: no known order; one of {', '.join(verbs)}"])
+        _validate_at(item, f"{schema}#{verb}", o.source, f"$.orders[{i}]")
+    if o.answers:
+        _validate_at(thaw(o.answers), f"{schema}#answers", o.source, "$.answers")
+    object.__setattr__(o, "_shapes", schema)
+
+
+def _check_unit_references(state: GameState, schema: str, where: str) -> None:
+    """Extras keys the state schema marks `x-pbem-refers: units` name units of this very state (a JSON Schema
+    cannot say so itself; the rules look such ids up among the units)."""
+    ids = {u.id for u in state.units}
+    keys = ((load_schema(schema).get("properties") or {}).get("extras") or {}).get("properties") or {}
+    for key, spec in sorted(keys.items()):
+        if spec.get("x-pbem-refers") != "units":
+            continue
+        value = state.extras.get(key)
+        named = [value] if isinstance(value, str) else list(value) if isinstance(value, (list, tuple)) else []
+        unknown = [u for u in named if u not in ids]
+        if unknown:
+            raise SchemaError(f"not a valid {schema} file", where=where,
+                              problems=[f"$.extras.{key}: {unknown[0]!r} is not a unit of this state"])
+
+
+def _validate_at(doc: Any, kind: str, where: str, at: str) -> None:
+    try:
+        validate(doc, kind, where)
+    except SchemaError as exc:
+        exc.problems = [p.replace("$", at, 1) for p in exc.problems]
+        raise
 
 
 def check_addressing(state: GameState, orders: Sequence[OrdersFile], *, signed: bool = True,
@@ -356,8 +428,13 @@ def verify(state: GameState, orders: Sequence[OrdersFile], claimed: Mapping[str,
         raise VerificationFailed(f"the claimed next state is not a valid state file: {exc}") from None
     recorded = (claimed.get("dice") or {}).get("chains")
     voided = bool((claimed.get("log") or {}).get("voided"))
-    outcome = adjudicate(state, orders, secrets=secrets, void_illegal=voided, recorded_dice=recorded,
-                         recorded_hidden=claimed.get("hidden"))
+    try:
+        outcome = adjudicate(state, orders, secrets=secrets, void_illegal=voided, recorded_dice=recorded,
+                             recorded_hidden=claimed.get("hidden"))
+    except (OrdersRejected, MismatchError) as exc:  # a verification that fails is exit 3, whatever it found
+        found = "; ".join(v.describe() for v in exc.violations) if isinstance(exc, OrdersRejected) else exc.message
+        raise VerificationFailed(f"step {state.step} cannot be re-run to the claimed state: {found}",
+                                 where=exc.where) from None
     mine, theirs = outcome.state.to_dict(), dict(claimed)
     if digest(mine) != digest(theirs):
         where = first_difference(mine, theirs)

@@ -22,6 +22,12 @@ class Ruleset(ABC):
     name: str = ""
     sides: tuple[str, ...] = ()
     hiding_sides: tuple[str, ...] = ()  # sides whose pieces this game hides: a game needs --hidden SIDE=KEY for them
+    # The schema (schemas/NAME.schema.json) of one item of `orders:`, a `$defs` branch per verb and `$defs/answers`:
+    # the core checks every orders file against it before the ruleset sees it (game.check_shapes).
+    order_schema: str = ""
+    # The schema of what a state of this game holds beyond schemas/state.schema.json (its phases, the types of
+    # the extras and unit flags its rules read): checked whenever a state is loaded (game.check_state).
+    state_schema: str = ""
 
     @abstractmethod
     def new_game(self, scenario: Scenario, *, game_id: str, dice: Any, options: Sequence[str],

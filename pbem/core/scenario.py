@@ -85,7 +85,7 @@ def load_static(path: Path, kind: str) -> Any:
             return json.loads(entry.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             pass
-    doc = load_document(path, kind) if kind else load_data(path)
+    doc = load_document(path, kind, number_keys=True) if kind else load_data(path, number_keys=True)
     if entry is not None:
         text = json.dumps(doc, ensure_ascii=False)
         if json.loads(text) == doc:
@@ -185,7 +185,7 @@ def _load_scenario(path: str, builtin: bool) -> Scenario:
 
 @lru_cache(maxsize=32)
 def _parse_scenario(path: str, content_hash: str) -> Mapping[str, Any]:
-    return load_document(Path(path), "scenario")
+    return load_document(Path(path), "scenario", number_keys=True)
 
 
 @lru_cache(maxsize=32)

@@ -125,12 +125,13 @@ def _neighbours(st, hex_id):
 
 
 def test_a_tampered_opening_fails_verification():
-    """docs/hidden.md: an opening that does not match its commitment is refused (exit 2), naming the rule case."""
+    """docs/hidden.md: an opening that does not match its commitment fails the verification (exit 3, issue 14 §4),
+    naming the rule case."""
     st = to_first_axis_ops()
     nxt, o = run(st, "axis", [{"end_turn": True}], theirs=SOVIET)
     bad = copy.deepcopy(nxt.to_dict())
     bad["hidden"]["soviet"]["opened"]["t001"]["identity"] = "oob:B"
-    with pytest.raises(MismatchError) as exc:
+    with pytest.raises(VerificationFailed) as exc:
         game.verify(st, [o], bad)
     assert "XVI.C.2.b" in str(exc.value)
 

@@ -25,7 +25,7 @@ def documents() -> list[tuple[str, Path]]:
     files = [*ROOT.glob("examples/**/*.yaml"), *ROOT.glob("examples/**/*.secret"), *ROOT.glob("scenarios/*/*.yaml"),
              *ROOT.glob("tests/fixtures/**/*.yaml")]
     for p in sorted(files):
-        doc = load_data(p)
+        doc = load_data(p, number_keys=True)
         fmt = str(doc.get("format", "")) if isinstance(doc, dict) else ""
         kind = fmt.partition("/")[2].partition("@")[0]
         if fmt.startswith("pbem/") and kind in kinds:
@@ -52,7 +52,7 @@ def test_every_kind_has_a_fresh_generated_validator():
 def test_the_committed_documents_take_the_fast_path():
     assert len(DOCS) > 30 and {k for k, _ in DOCS} >= {"state", "orders", "seal", "secret", "scenario", "map", "table"}
     for kind, path in DOCS:
-        doc = load_data(path)
+        doc = load_data(path, number_keys=True)
         assert not jsonschema_errors(doc, kind), path
         assert fastschema.accepts(doc, kind), f"{path} ({kind}) is valid but the generated validator refuses it"
 
@@ -125,7 +125,7 @@ SAMPLES = [(k, p) for k, p in DOCS if k in ("state", "orders")][:6] + \
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
 def test_the_generated_validator_is_never_laxer_than_jsonschema(kind, path, data):
-    base = load_data(path)
+    base = load_data(path, number_keys=True)
     all_paths = list(paths(base))
     where = data.draw(st.sampled_from(all_paths))
     how = data.draw(st.sampled_from(["set", "drop", "add"]))

@@ -201,12 +201,18 @@ def test_D_attacked_hexes_cannot_be_attacked_again():
 
 
 def test_standing_answers_are_checked():
-    """A defender's standing answer with a typo is refused with the orders, not silently replaced."""
+    """A defender's standing answer with a typo is refused with the orders, not silently replaced: a table the
+    scenario lacks breaks the rules (exit 1), a decision the game does not have is not an answer at all (exit 2,
+    the order schema's $defs/answers, issue 14)."""
+    import pytest
+
     from pbem.core import game
+    from pbem.core.errors import SchemaError
     s = mini_state({"pz1": "0604", "sup1": "0504", "r1": "0705"})
     bad = orders_for(s, {"move": "sup1", "path": ["0404"]}, answers={"crt": "III"})
     assert [v.code for v in game.check(s, [bad])] == ["ANSWER_INVALID"]
     odd = orders_for(s, answers={"retreat": "east"})
-    assert [v.code for v in game.check(s, [odd])] == ["ANSWER_UNKNOWN"]
+    with pytest.raises(SchemaError, match="answers"):
+        game.check(s, [odd])
     ok = orders_for(s, answers={"crt": "II"})
     assert game.check(s, [ok]) == []

@@ -44,7 +44,9 @@ def secrets_of(state, owner_secret: dict, side: str, extra_names: dict[str, list
 
 
 def leaks(text: str, secret: set[str]) -> list[str]:
-    return sorted(s for s in secret if re.search(r"(?<![\w-])" + re.escape(s) + r"(?![\w-])", text))
+    """The secret strings found in `text` as whole words. The plain substring test first only saves time: a regex
+    that starts with a lookbehind is tried at every position of a long page (most of these tests' time)."""
+    return sorted(s for s in secret if s in text and re.search(r"(?<![\w-])" + re.escape(s) + r"(?![\w-])", text))
 
 
 def outputs(state, side: str | None, tmp_path: Path) -> dict[str, str]:

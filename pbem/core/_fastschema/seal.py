@@ -7,6 +7,8 @@ from . import JsonSchemaValueException, JsonSchemaValuesException
 
 
 REGEX_PATTERNS = {
+    '^[^\\u0000-\\u001f|]+$': re.compile('^[^\\u0000-\\u001f|]+\\Z'),
+    '^[a-z][a-z0-9-]{0,31}$': re.compile('^[a-z][a-z0-9-]{0,31}\\Z'),
     '^[0-9a-f]{64}$': re.compile('^[0-9a-f]{64}\\Z')
 }
 
@@ -14,12 +16,12 @@ NoneType = type(None)
 
 def validate_https___pbem_invalid_schemas_seal_schema_json(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/seal.schema.json', 'title': "a side's sealed orders for a simultaneous step (pbem/seal@1): the orders' hash, sent before the orders", 'type': 'object', 'required': ['format', 'game', 'side', 'step', 'state', 'orders'], 'properties': {'format': {'const': 'pbem/seal@1'}, 'game': {'type': 'string'}, 'side': {'type': 'string'}, 'step': {'type': 'integer', 'minimum': 0}, 'state': {'type': 'string', 'pattern': '^[0-9a-f]{64}$'}, 'orders': {'type': 'string', 'pattern': '^[0-9a-f]{64}$', 'description': "the sealed orders' hash (OrdersFile.hash: canonical JSON, signature excluded)"}}, 'additionalProperties': False}, rule='type')
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/seal.schema.json', 'title': "a side's sealed orders for a simultaneous step (pbem/seal@1): the orders' hash, sent before the orders", 'type': 'object', 'required': ['format', 'game', 'side', 'step', 'state', 'orders'], 'properties': {'format': {'const': 'pbem/seal@1'}, 'game': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[^\\u0000-\\u001f|]+$', 'description': "the game id: printable, without '|'"}, 'side': {'type': 'string', 'pattern': '^[a-z][a-z0-9-]{0,31}$', 'description': "a side of the ruleset (it names files: lower-case letters, digits and '-')"}, 'step': {'type': 'integer', 'minimum': 0, 'maximum': 9999, 'description': 'the step number (four digits in file names)'}, 'state': {'type': 'string', 'pattern': '^[0-9a-f]{64}$'}, 'orders': {'type': 'string', 'pattern': '^[0-9a-f]{64}$', 'description': "the sealed orders' hash (OrdersFile.hash: canonical JSON, signature excluded)"}}, 'additionalProperties': False}, rule='type')
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['format', 'game', 'side', 'step', 'state', 'orders']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/seal.schema.json', 'title': "a side's sealed orders for a simultaneous step (pbem/seal@1): the orders' hash, sent before the orders", 'type': 'object', 'required': ['format', 'game', 'side', 'step', 'state', 'orders'], 'properties': {'format': {'const': 'pbem/seal@1'}, 'game': {'type': 'string'}, 'side': {'type': 'string'}, 'step': {'type': 'integer', 'minimum': 0}, 'state': {'type': 'string', 'pattern': '^[0-9a-f]{64}$'}, 'orders': {'type': 'string', 'pattern': '^[0-9a-f]{64}$', 'description': "the sealed orders' hash (OrdersFile.hash: canonical JSON, signature excluded)"}}, 'additionalProperties': False}, rule='required')
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/seal.schema.json', 'title': "a side's sealed orders for a simultaneous step (pbem/seal@1): the orders' hash, sent before the orders", 'type': 'object', 'required': ['format', 'game', 'side', 'step', 'state', 'orders'], 'properties': {'format': {'const': 'pbem/seal@1'}, 'game': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[^\\u0000-\\u001f|]+$', 'description': "the game id: printable, without '|'"}, 'side': {'type': 'string', 'pattern': '^[a-z][a-z0-9-]{0,31}$', 'description': "a side of the ruleset (it names files: lower-case letters, digits and '-')"}, 'step': {'type': 'integer', 'minimum': 0, 'maximum': 9999, 'description': 'the step number (four digits in file names)'}, 'state': {'type': 'string', 'pattern': '^[0-9a-f]{64}$'}, 'orders': {'type': 'string', 'pattern': '^[0-9a-f]{64}$', 'description': "the sealed orders' hash (OrdersFile.hash: canonical JSON, signature excluded)"}}, 'additionalProperties': False}, rule='required')
         data_keys = set(data.keys())
         if "format" in data_keys:
             data_keys.remove("format")
@@ -30,20 +32,33 @@ def validate_https___pbem_invalid_schemas_seal_schema_json(data, custom_formats=
             data_keys.remove("game")
             data__game = data["game"]
             if not isinstance(data__game, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".game must be string", value=data__game, name="" + (name_prefix or "data") + ".game", definition={'type': 'string'}, rule='type')
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".game must be string", value=data__game, name="" + (name_prefix or "data") + ".game", definition={'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[^\\u0000-\\u001f|]+$', 'description': "the game id: printable, without '|'"}, rule='type')
+            if isinstance(data__game, str):
+                data__game_len = len(data__game)
+                if data__game_len < 1:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".game must be longer than or equal to 1 characters", value=data__game, name="" + (name_prefix or "data") + ".game", definition={'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[^\\u0000-\\u001f|]+$', 'description': "the game id: printable, without '|'"}, rule='minLength')
+                if data__game_len > 128:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".game must be shorter than or equal to 128 characters", value=data__game, name="" + (name_prefix or "data") + ".game", definition={'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[^\\u0000-\\u001f|]+$', 'description': "the game id: printable, without '|'"}, rule='maxLength')
+                if not REGEX_PATTERNS['^[^\\u0000-\\u001f|]+$'].search(data__game):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".game must match pattern ^[^\\u0000-\\u001f|]+$", value=data__game, name="" + (name_prefix or "data") + ".game", definition={'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[^\\u0000-\\u001f|]+$', 'description': "the game id: printable, without '|'"}, rule='pattern')
         if "side" in data_keys:
             data_keys.remove("side")
             data__side = data["side"]
             if not isinstance(data__side, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".side must be string", value=data__side, name="" + (name_prefix or "data") + ".side", definition={'type': 'string'}, rule='type')
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".side must be string", value=data__side, name="" + (name_prefix or "data") + ".side", definition={'type': 'string', 'pattern': '^[a-z][a-z0-9-]{0,31}$', 'description': "a side of the ruleset (it names files: lower-case letters, digits and '-')"}, rule='type')
+            if isinstance(data__side, str):
+                if not REGEX_PATTERNS['^[a-z][a-z0-9-]{0,31}$'].search(data__side):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".side must match pattern ^[a-z][a-z0-9-]{0,31}$", value=data__side, name="" + (name_prefix or "data") + ".side", definition={'type': 'string', 'pattern': '^[a-z][a-z0-9-]{0,31}$', 'description': "a side of the ruleset (it names files: lower-case letters, digits and '-')"}, rule='pattern')
         if "step" in data_keys:
             data_keys.remove("step")
             data__step = data["step"]
             if not isinstance(data__step, (int)) and not (isinstance(data__step, float) and data__step.is_integer()) or isinstance(data__step, bool):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".step must be integer", value=data__step, name="" + (name_prefix or "data") + ".step", definition={'type': 'integer', 'minimum': 0}, rule='type')
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".step must be integer", value=data__step, name="" + (name_prefix or "data") + ".step", definition={'type': 'integer', 'minimum': 0, 'maximum': 9999, 'description': 'the step number (four digits in file names)'}, rule='type')
             if isinstance(data__step, (int, float, Decimal)) and not isinstance(data__step, bool):
                 if data__step < 0:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".step must be bigger than or equal to 0", value=data__step, name="" + (name_prefix or "data") + ".step", definition={'type': 'integer', 'minimum': 0}, rule='minimum')
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".step must be bigger than or equal to 0", value=data__step, name="" + (name_prefix or "data") + ".step", definition={'type': 'integer', 'minimum': 0, 'maximum': 9999, 'description': 'the step number (four digits in file names)'}, rule='minimum')
+                if data__step > 9999:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".step must be smaller than or equal to 9999", value=data__step, name="" + (name_prefix or "data") + ".step", definition={'type': 'integer', 'minimum': 0, 'maximum': 9999, 'description': 'the step number (four digits in file names)'}, rule='maximum')
         if "state" in data_keys:
             data_keys.remove("state")
             data__state = data["state"]
@@ -61,7 +76,7 @@ def validate_https___pbem_invalid_schemas_seal_schema_json(data, custom_formats=
                 if not REGEX_PATTERNS['^[0-9a-f]{64}$'].search(data__orders):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".orders must match pattern ^[0-9a-f]{64}$", value=data__orders, name="" + (name_prefix or "data") + ".orders", definition={'type': 'string', 'pattern': '^[0-9a-f]{64}$', 'description': "the sealed orders' hash (OrdersFile.hash: canonical JSON, signature excluded)"}, rule='pattern')
         if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/seal.schema.json', 'title': "a side's sealed orders for a simultaneous step (pbem/seal@1): the orders' hash, sent before the orders", 'type': 'object', 'required': ['format', 'game', 'side', 'step', 'state', 'orders'], 'properties': {'format': {'const': 'pbem/seal@1'}, 'game': {'type': 'string'}, 'side': {'type': 'string'}, 'step': {'type': 'integer', 'minimum': 0}, 'state': {'type': 'string', 'pattern': '^[0-9a-f]{64}$'}, 'orders': {'type': 'string', 'pattern': '^[0-9a-f]{64}$', 'description': "the sealed orders' hash (OrdersFile.hash: canonical JSON, signature excluded)"}}, 'additionalProperties': False}, rule='additionalProperties')
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/seal.schema.json', 'title': "a side's sealed orders for a simultaneous step (pbem/seal@1): the orders' hash, sent before the orders", 'type': 'object', 'required': ['format', 'game', 'side', 'step', 'state', 'orders'], 'properties': {'format': {'const': 'pbem/seal@1'}, 'game': {'type': 'string', 'minLength': 1, 'maxLength': 128, 'pattern': '^[^\\u0000-\\u001f|]+$', 'description': "the game id: printable, without '|'"}, 'side': {'type': 'string', 'pattern': '^[a-z][a-z0-9-]{0,31}$', 'description': "a side of the ruleset (it names files: lower-case letters, digits and '-')"}, 'step': {'type': 'integer', 'minimum': 0, 'maximum': 9999, 'description': 'the step number (four digits in file names)'}, 'state': {'type': 'string', 'pattern': '^[0-9a-f]{64}$'}, 'orders': {'type': 'string', 'pattern': '^[0-9a-f]{64}$', 'description': "the sealed orders' hash (OrdersFile.hash: canonical JSON, signature excluded)"}}, 'additionalProperties': False}, rule='additionalProperties')
     return data
 
 validate = validate_https___pbem_invalid_schemas_seal_schema_json

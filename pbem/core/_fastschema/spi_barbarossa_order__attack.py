@@ -2,19 +2,24 @@
 # ruff: noqa
 VERSION = "2.22.3"
 from decimal import Decimal
+import re
 from . import JsonSchemaValueException, JsonSchemaValuesException
 
 
+REGEX_PATTERNS = {
+    '^[^\\u0000-\\u001f]*$': re.compile('^[^\\u0000-\\u001f]*\\Z')
+}
+
 NoneType = type(None)
 
-def validate(data, custom_formats={}, name_prefix=None):
+def validate_https___pbem_invalid_schemas_spi_barbarossa_order_attack_schema_json(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', 'type': 'object', 'required': ['attack', 'with'], 'properties': {'attack': {'oneOf': [{'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}], 'description': 'the hex attacked, or several hexes attacked as one (COMBAT (D))'}, 'with': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'supply': {'type': 'string'}, 'air': {'type': 'array', 'items': {'oneOf': [{'type': 'string'}, {'type': 'object', 'required': ['unit'], 'properties': {'unit': {'type': 'string'}, 'hex': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'additionalProperties': False}]}}, 'retreat': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, 'note': {'type': 'string'}}, 'additionalProperties': False}, rule='type')
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/spi-barbarossa-order.attack.schema.json', 'type': 'object', 'required': ['attack', 'with'], 'properties': {'attack': {'oneOf': [{'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}], 'description': 'the hex attacked, or several hexes attacked as one (COMBAT (D))'}, 'with': {'oneOf': [{'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}]}, 'supply': {'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'air': {'type': 'array', 'items': {'oneOf': [{'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, {'type': 'object', 'required': ['unit'], 'properties': {'unit': {'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'hex': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}}, 'additionalProperties': False}]}, 'maxItems': 200}, 'retreat': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'note': {'type': 'string', 'maxLength': 1000}}, 'additionalProperties': False}, rule='type')
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['attack', 'with']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', 'type': 'object', 'required': ['attack', 'with'], 'properties': {'attack': {'oneOf': [{'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}], 'description': 'the hex attacked, or several hexes attacked as one (COMBAT (D))'}, 'with': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'supply': {'type': 'string'}, 'air': {'type': 'array', 'items': {'oneOf': [{'type': 'string'}, {'type': 'object', 'required': ['unit'], 'properties': {'unit': {'type': 'string'}, 'hex': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'additionalProperties': False}]}}, 'retreat': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, 'note': {'type': 'string'}}, 'additionalProperties': False}, rule='required')
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/spi-barbarossa-order.attack.schema.json', 'type': 'object', 'required': ['attack', 'with'], 'properties': {'attack': {'oneOf': [{'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}], 'description': 'the hex attacked, or several hexes attacked as one (COMBAT (D))'}, 'with': {'oneOf': [{'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}]}, 'supply': {'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'air': {'type': 'array', 'items': {'oneOf': [{'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, {'type': 'object', 'required': ['unit'], 'properties': {'unit': {'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'hex': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}}, 'additionalProperties': False}]}, 'maxItems': 200}, 'retreat': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'note': {'type': 'string', 'maxLength': 1000}}, 'additionalProperties': False}, rule='required')
         data_keys = set(data.keys())
         if "attack" in data_keys:
             data_keys.remove("attack")
@@ -23,25 +28,39 @@ def validate(data, custom_formats={}, name_prefix=None):
             if data__attack_one_of_count1 < 2:
                 try:
                     if not isinstance(data__attack, (str)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".attack must be string", value=data__attack, name="" + (name_prefix or "data") + ".attack", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, rule='type')
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".attack must be string", value=data__attack, name="" + (name_prefix or "data") + ".attack", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='type')
+                    if isinstance(data__attack, str):
+                        data__attack_len = len(data__attack)
+                        if data__attack_len > 100:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".attack must be shorter than or equal to 100 characters", value=data__attack, name="" + (name_prefix or "data") + ".attack", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='maxLength')
+                        if not REGEX_PATTERNS['^[^\\u0000-\\u001f]*$'].search(data__attack):
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".attack must match pattern ^[^\\u0000-\\u001f]*$", value=data__attack, name="" + (name_prefix or "data") + ".attack", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='pattern')
                     data__attack_one_of_count1 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__attack_one_of_count1 < 2:
                 try:
                     if not isinstance(data__attack, (list, tuple)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".attack must be array", value=data__attack, name="" + (name_prefix or "data") + ".attack", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, rule='type')
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".attack must be array", value=data__attack, name="" + (name_prefix or "data") + ".attack", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, rule='type')
                     data__attack_is_list = isinstance(data__attack, (list, tuple))
                     if data__attack_is_list:
                         data__attack_len = len(data__attack)
                         if data__attack_len < 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".attack must contain at least 1 items", value=data__attack, name="" + (name_prefix or "data") + ".attack", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, rule='minItems')
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".attack must contain at least 1 items", value=data__attack, name="" + (name_prefix or "data") + ".attack", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, rule='minItems')
+                        if data__attack_len > 200:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".attack must contain less than or equal to 200 items", value=data__attack, name="" + (name_prefix or "data") + ".attack", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, rule='maxItems')
                         for data__attack_x, data__attack_item in enumerate(data__attack):
                             if not isinstance(data__attack_item, (str)):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".attack[{data__attack_x}]".format(**locals()) + " must be string", value=data__attack_item, name="" + (name_prefix or "data") + ".attack[{data__attack_x}]".format(**locals()) + "", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, rule='type')
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".attack[{data__attack_x}]".format(**locals()) + " must be string", value=data__attack_item, name="" + (name_prefix or "data") + ".attack[{data__attack_x}]".format(**locals()) + "", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='type')
+                            if isinstance(data__attack_item, str):
+                                data__attack_item_len = len(data__attack_item)
+                                if data__attack_item_len > 100:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".attack[{data__attack_x}]".format(**locals()) + " must be shorter than or equal to 100 characters", value=data__attack_item, name="" + (name_prefix or "data") + ".attack[{data__attack_x}]".format(**locals()) + "", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='maxLength')
+                                if not REGEX_PATTERNS['^[^\\u0000-\\u001f]*$'].search(data__attack_item):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".attack[{data__attack_x}]".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f]*$", value=data__attack_item, name="" + (name_prefix or "data") + ".attack[{data__attack_x}]".format(**locals()) + "", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='pattern')
                     data__attack_one_of_count1 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__attack_one_of_count1 != 1:
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".attack must be valid exactly by one definition" + (" (" + str(data__attack_one_of_count1) + " matches found)"), value=data__attack, name="" + (name_prefix or "data") + ".attack", definition={'oneOf': [{'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}], 'description': 'the hex attacked, or several hexes attacked as one (COMBAT (D))'}, rule='oneOf')
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".attack must be valid exactly by one definition" + (" (" + str(data__attack_one_of_count1) + " matches found)"), value=data__attack, name="" + (name_prefix or "data") + ".attack", definition={'oneOf': [{'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}], 'description': 'the hex attacked, or several hexes attacked as one (COMBAT (D))'}, rule='oneOf')
         if "with" in data_keys:
             data_keys.remove("with")
             data__with = data["with"]
@@ -49,92 +68,138 @@ def validate(data, custom_formats={}, name_prefix=None):
             if data__with_one_of_count2 < 2:
                 try:
                     if not isinstance(data__with, (str)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must be string", value=data__with, name="" + (name_prefix or "data") + ".with", definition={'type': 'string', 'minLength': 1}, rule='type')
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must be string", value=data__with, name="" + (name_prefix or "data") + ".with", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='type')
                     if isinstance(data__with, str):
                         data__with_len = len(data__with)
                         if data__with_len < 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must be longer than or equal to 1 characters", value=data__with, name="" + (name_prefix or "data") + ".with", definition={'type': 'string', 'minLength': 1}, rule='minLength')
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must be longer than or equal to 1 characters", value=data__with, name="" + (name_prefix or "data") + ".with", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='minLength')
+                        if data__with_len > 100:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must be shorter than or equal to 100 characters", value=data__with, name="" + (name_prefix or "data") + ".with", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='maxLength')
+                        if not REGEX_PATTERNS['^[^\\u0000-\\u001f]*$'].search(data__with):
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must match pattern ^[^\\u0000-\\u001f]*$", value=data__with, name="" + (name_prefix or "data") + ".with", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='pattern')
                     data__with_one_of_count2 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__with_one_of_count2 < 2:
                 try:
                     if not isinstance(data__with, (list, tuple)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must be array", value=data__with, name="" + (name_prefix or "data") + ".with", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}, rule='type')
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must be array", value=data__with, name="" + (name_prefix or "data") + ".with", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, rule='type')
                     data__with_is_list = isinstance(data__with, (list, tuple))
                     if data__with_is_list:
                         data__with_len = len(data__with)
                         if data__with_len < 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must contain at least 1 items", value=data__with, name="" + (name_prefix or "data") + ".with", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}, rule='minItems')
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must contain at least 1 items", value=data__with, name="" + (name_prefix or "data") + ".with", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, rule='minItems')
+                        if data__with_len > 200:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must contain less than or equal to 200 items", value=data__with, name="" + (name_prefix or "data") + ".with", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, rule='maxItems')
                         for data__with_x, data__with_item in enumerate(data__with):
                             if not isinstance(data__with_item, (str)):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".with[{data__with_x}]".format(**locals()) + " must be string", value=data__with_item, name="" + (name_prefix or "data") + ".with[{data__with_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1}, rule='type')
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".with[{data__with_x}]".format(**locals()) + " must be string", value=data__with_item, name="" + (name_prefix or "data") + ".with[{data__with_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='type')
                             if isinstance(data__with_item, str):
                                 data__with_item_len = len(data__with_item)
                                 if data__with_item_len < 1:
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".with[{data__with_x}]".format(**locals()) + " must be longer than or equal to 1 characters", value=data__with_item, name="" + (name_prefix or "data") + ".with[{data__with_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1}, rule='minLength')
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".with[{data__with_x}]".format(**locals()) + " must be longer than or equal to 1 characters", value=data__with_item, name="" + (name_prefix or "data") + ".with[{data__with_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='minLength')
+                                if data__with_item_len > 100:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".with[{data__with_x}]".format(**locals()) + " must be shorter than or equal to 100 characters", value=data__with_item, name="" + (name_prefix or "data") + ".with[{data__with_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='maxLength')
+                                if not REGEX_PATTERNS['^[^\\u0000-\\u001f]*$'].search(data__with_item):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".with[{data__with_x}]".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f]*$", value=data__with_item, name="" + (name_prefix or "data") + ".with[{data__with_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='pattern')
                     data__with_one_of_count2 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__with_one_of_count2 != 1:
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must be valid exactly by one definition" + (" (" + str(data__with_one_of_count2) + " matches found)"), value=data__with, name="" + (name_prefix or "data") + ".with", definition={'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, rule='oneOf')
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must be valid exactly by one definition" + (" (" + str(data__with_one_of_count2) + " matches found)"), value=data__with, name="" + (name_prefix or "data") + ".with", definition={'oneOf': [{'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}]}, rule='oneOf')
         if "supply" in data_keys:
             data_keys.remove("supply")
             data__supply = data["supply"]
             if not isinstance(data__supply, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".supply must be string", value=data__supply, name="" + (name_prefix or "data") + ".supply", definition={'type': 'string'}, rule='type')
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".supply must be string", value=data__supply, name="" + (name_prefix or "data") + ".supply", definition={'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='type')
+            if isinstance(data__supply, str):
+                data__supply_len = len(data__supply)
+                if data__supply_len > 100:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".supply must be shorter than or equal to 100 characters", value=data__supply, name="" + (name_prefix or "data") + ".supply", definition={'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='maxLength')
+                if not REGEX_PATTERNS['^[^\\u0000-\\u001f]*$'].search(data__supply):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".supply must match pattern ^[^\\u0000-\\u001f]*$", value=data__supply, name="" + (name_prefix or "data") + ".supply", definition={'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='pattern')
         if "air" in data_keys:
             data_keys.remove("air")
             data__air = data["air"]
             if not isinstance(data__air, (list, tuple)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".air must be array", value=data__air, name="" + (name_prefix or "data") + ".air", definition={'type': 'array', 'items': {'oneOf': [{'type': 'string'}, {'type': 'object', 'required': ['unit'], 'properties': {'unit': {'type': 'string'}, 'hex': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'additionalProperties': False}]}}, rule='type')
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".air must be array", value=data__air, name="" + (name_prefix or "data") + ".air", definition={'type': 'array', 'items': {'oneOf': [{'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, {'type': 'object', 'required': ['unit'], 'properties': {'unit': {'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'hex': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}}, 'additionalProperties': False}]}, 'maxItems': 200}, rule='type')
             data__air_is_list = isinstance(data__air, (list, tuple))
             if data__air_is_list:
                 data__air_len = len(data__air)
+                if data__air_len > 200:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".air must contain less than or equal to 200 items", value=data__air, name="" + (name_prefix or "data") + ".air", definition={'type': 'array', 'items': {'oneOf': [{'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, {'type': 'object', 'required': ['unit'], 'properties': {'unit': {'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'hex': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}}, 'additionalProperties': False}]}, 'maxItems': 200}, rule='maxItems')
                 for data__air_x, data__air_item in enumerate(data__air):
                     data__air_item_one_of_count3 = 0
                     if data__air_item_one_of_count3 < 2:
                         try:
                             if not isinstance(data__air_item, (str)):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + " must be string", value=data__air_item, name="" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + "", definition={'type': 'string'}, rule='type')
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + " must be string", value=data__air_item, name="" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + "", definition={'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='type')
+                            if isinstance(data__air_item, str):
+                                data__air_item_len = len(data__air_item)
+                                if data__air_item_len > 100:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + " must be shorter than or equal to 100 characters", value=data__air_item, name="" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + "", definition={'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='maxLength')
+                                if not REGEX_PATTERNS['^[^\\u0000-\\u001f]*$'].search(data__air_item):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f]*$", value=data__air_item, name="" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + "", definition={'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='pattern')
                             data__air_item_one_of_count3 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__air_item_one_of_count3 < 2:
                         try:
                             if not isinstance(data__air_item, (dict)):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + " must be object", value=data__air_item, name="" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + "", definition={'type': 'object', 'required': ['unit'], 'properties': {'unit': {'type': 'string'}, 'hex': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'additionalProperties': False}, rule='type')
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + " must be object", value=data__air_item, name="" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + "", definition={'type': 'object', 'required': ['unit'], 'properties': {'unit': {'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'hex': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}}, 'additionalProperties': False}, rule='type')
                             data__air_item_is_dict = isinstance(data__air_item, dict)
                             if data__air_item_is_dict:
                                 data__air_item__missing_keys = set(['unit']) - data__air_item.keys()
                                 if data__air_item__missing_keys:
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + " must contain " + (str(sorted(data__air_item__missing_keys)) + " properties"), value=data__air_item, name="" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + "", definition={'type': 'object', 'required': ['unit'], 'properties': {'unit': {'type': 'string'}, 'hex': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'additionalProperties': False}, rule='required')
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + " must contain " + (str(sorted(data__air_item__missing_keys)) + " properties"), value=data__air_item, name="" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + "", definition={'type': 'object', 'required': ['unit'], 'properties': {'unit': {'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'hex': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}}, 'additionalProperties': False}, rule='required')
                                 data__air_item_keys = set(data__air_item.keys())
                                 if "unit" in data__air_item_keys:
                                     data__air_item_keys.remove("unit")
                                     data__air_item__unit = data__air_item["unit"]
                                     if not isinstance(data__air_item__unit, (str)):
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".air[{data__air_x}].unit".format(**locals()) + " must be string", value=data__air_item__unit, name="" + (name_prefix or "data") + ".air[{data__air_x}].unit".format(**locals()) + "", definition={'type': 'string'}, rule='type')
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".air[{data__air_x}].unit".format(**locals()) + " must be string", value=data__air_item__unit, name="" + (name_prefix or "data") + ".air[{data__air_x}].unit".format(**locals()) + "", definition={'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='type')
+                                    if isinstance(data__air_item__unit, str):
+                                        data__air_item__unit_len = len(data__air_item__unit)
+                                        if data__air_item__unit_len > 100:
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".air[{data__air_x}].unit".format(**locals()) + " must be shorter than or equal to 100 characters", value=data__air_item__unit, name="" + (name_prefix or "data") + ".air[{data__air_x}].unit".format(**locals()) + "", definition={'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='maxLength')
+                                        if not REGEX_PATTERNS['^[^\\u0000-\\u001f]*$'].search(data__air_item__unit):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".air[{data__air_x}].unit".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f]*$", value=data__air_item__unit, name="" + (name_prefix or "data") + ".air[{data__air_x}].unit".format(**locals()) + "", definition={'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='pattern')
                                 if "hex" in data__air_item_keys:
                                     data__air_item_keys.remove("hex")
                                     data__air_item__hex = data__air_item["hex"]
                                     if not isinstance(data__air_item__hex, (str)):
-                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".air[{data__air_x}].hex".format(**locals()) + " must be string", value=data__air_item__hex, name="" + (name_prefix or "data") + ".air[{data__air_x}].hex".format(**locals()) + "", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, rule='type')
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".air[{data__air_x}].hex".format(**locals()) + " must be string", value=data__air_item__hex, name="" + (name_prefix or "data") + ".air[{data__air_x}].hex".format(**locals()) + "", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='type')
+                                    if isinstance(data__air_item__hex, str):
+                                        data__air_item__hex_len = len(data__air_item__hex)
+                                        if data__air_item__hex_len > 100:
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".air[{data__air_x}].hex".format(**locals()) + " must be shorter than or equal to 100 characters", value=data__air_item__hex, name="" + (name_prefix or "data") + ".air[{data__air_x}].hex".format(**locals()) + "", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='maxLength')
+                                        if not REGEX_PATTERNS['^[^\\u0000-\\u001f]*$'].search(data__air_item__hex):
+                                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".air[{data__air_x}].hex".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f]*$", value=data__air_item__hex, name="" + (name_prefix or "data") + ".air[{data__air_x}].hex".format(**locals()) + "", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='pattern')
                                 if data__air_item_keys:
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + " must not contain "+str(data__air_item_keys)+" properties", value=data__air_item, name="" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + "", definition={'type': 'object', 'required': ['unit'], 'properties': {'unit': {'type': 'string'}, 'hex': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'additionalProperties': False}, rule='additionalProperties')
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + " must not contain "+str(data__air_item_keys)+" properties", value=data__air_item, name="" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + "", definition={'type': 'object', 'required': ['unit'], 'properties': {'unit': {'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'hex': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}}, 'additionalProperties': False}, rule='additionalProperties')
                             data__air_item_one_of_count3 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__air_item_one_of_count3 != 1:
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + " must be valid exactly by one definition" + (" (" + str(data__air_item_one_of_count3) + " matches found)"), value=data__air_item, name="" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + "", definition={'oneOf': [{'type': 'string'}, {'type': 'object', 'required': ['unit'], 'properties': {'unit': {'type': 'string'}, 'hex': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'additionalProperties': False}]}, rule='oneOf')
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + " must be valid exactly by one definition" + (" (" + str(data__air_item_one_of_count3) + " matches found)"), value=data__air_item, name="" + (name_prefix or "data") + ".air[{data__air_x}]".format(**locals()) + "", definition={'oneOf': [{'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, {'type': 'object', 'required': ['unit'], 'properties': {'unit': {'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'hex': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}}, 'additionalProperties': False}]}, rule='oneOf')
         if "retreat" in data_keys:
             data_keys.remove("retreat")
             data__retreat = data["retreat"]
             if not isinstance(data__retreat, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".retreat must be string", value=data__retreat, name="" + (name_prefix or "data") + ".retreat", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, rule='type')
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".retreat must be string", value=data__retreat, name="" + (name_prefix or "data") + ".retreat", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='type')
+            if isinstance(data__retreat, str):
+                data__retreat_len = len(data__retreat)
+                if data__retreat_len > 100:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".retreat must be shorter than or equal to 100 characters", value=data__retreat, name="" + (name_prefix or "data") + ".retreat", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='maxLength')
+                if not REGEX_PATTERNS['^[^\\u0000-\\u001f]*$'].search(data__retreat):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".retreat must match pattern ^[^\\u0000-\\u001f]*$", value=data__retreat, name="" + (name_prefix or "data") + ".retreat", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='pattern')
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             if not isinstance(data__note, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".note must be string", value=data__note, name="" + (name_prefix or "data") + ".note", definition={'type': 'string'}, rule='type')
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".note must be string", value=data__note, name="" + (name_prefix or "data") + ".note", definition={'type': 'string', 'maxLength': 1000}, rule='type')
+            if isinstance(data__note, str):
+                data__note_len = len(data__note)
+                if data__note_len > 1000:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".note must be shorter than or equal to 1000 characters", value=data__note, name="" + (name_prefix or "data") + ".note", definition={'type': 'string', 'maxLength': 1000}, rule='maxLength')
         if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', 'type': 'object', 'required': ['attack', 'with'], 'properties': {'attack': {'oneOf': [{'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}], 'description': 'the hex attacked, or several hexes attacked as one (COMBAT (D))'}, 'with': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'supply': {'type': 'string'}, 'air': {'type': 'array', 'items': {'oneOf': [{'type': 'string'}, {'type': 'object', 'required': ['unit'], 'properties': {'unit': {'type': 'string'}, 'hex': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'additionalProperties': False}]}}, 'retreat': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, 'note': {'type': 'string'}}, 'additionalProperties': False}, rule='additionalProperties')
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/spi-barbarossa-order.attack.schema.json', 'type': 'object', 'required': ['attack', 'with'], 'properties': {'attack': {'oneOf': [{'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}], 'description': 'the hex attacked, or several hexes attacked as one (COMBAT (D))'}, 'with': {'oneOf': [{'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}]}, 'supply': {'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'air': {'type': 'array', 'items': {'oneOf': [{'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, {'type': 'object', 'required': ['unit'], 'properties': {'unit': {'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'hex': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}}, 'additionalProperties': False}]}, 'maxItems': 200}, 'retreat': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'note': {'type': 'string', 'maxLength': 1000}}, 'additionalProperties': False}, rule='additionalProperties')
     return data
 
-validate = validate
+validate = validate_https___pbem_invalid_schemas_spi_barbarossa_order_attack_schema_json

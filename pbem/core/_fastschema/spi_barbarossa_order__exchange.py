@@ -2,46 +2,59 @@
 # ruff: noqa
 VERSION = "2.22.3"
 from decimal import Decimal
+import re
 from . import JsonSchemaValueException, JsonSchemaValuesException
 
 
+REGEX_PATTERNS = {
+    '^[^\\u0000-\\u001f]*$': re.compile('^[^\\u0000-\\u001f]*\\Z')
+}
+
 NoneType = type(None)
 
-def validate(data, custom_formats={}, name_prefix=None):
+def validate_https___pbem_invalid_schemas_spi_barbarossa_order_exchange_schema_json(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', 'type': 'object', 'required': ['exchange'], 'properties': {'exchange': {'type': 'array', 'minItems': 1, 'maxItems': 2, 'items': {'type': 'string', 'minLength': 1}}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'Variable Situations 7, Soviet setup: two 2-4-2 for one 5-9-3 and two 2-1-5, or one 1-2-5 for one 6-5-5'}, rule='type')
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/spi-barbarossa-order.exchange.schema.json', 'type': 'object', 'required': ['exchange'], 'properties': {'exchange': {'type': 'array', 'minItems': 1, 'maxItems': 2, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}}, 'note': {'type': 'string', 'maxLength': 1000}}, 'additionalProperties': False, 'description': 'Variable Situations 7, Soviet setup: two 2-4-2 for one 5-9-3 and two 2-1-5, or one 1-2-5 for one 6-5-5'}, rule='type')
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['exchange']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', 'type': 'object', 'required': ['exchange'], 'properties': {'exchange': {'type': 'array', 'minItems': 1, 'maxItems': 2, 'items': {'type': 'string', 'minLength': 1}}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'Variable Situations 7, Soviet setup: two 2-4-2 for one 5-9-3 and two 2-1-5, or one 1-2-5 for one 6-5-5'}, rule='required')
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/spi-barbarossa-order.exchange.schema.json', 'type': 'object', 'required': ['exchange'], 'properties': {'exchange': {'type': 'array', 'minItems': 1, 'maxItems': 2, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}}, 'note': {'type': 'string', 'maxLength': 1000}}, 'additionalProperties': False, 'description': 'Variable Situations 7, Soviet setup: two 2-4-2 for one 5-9-3 and two 2-1-5, or one 1-2-5 for one 6-5-5'}, rule='required')
         data_keys = set(data.keys())
         if "exchange" in data_keys:
             data_keys.remove("exchange")
             data__exchange = data["exchange"]
             if not isinstance(data__exchange, (list, tuple)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".exchange must be array", value=data__exchange, name="" + (name_prefix or "data") + ".exchange", definition={'type': 'array', 'minItems': 1, 'maxItems': 2, 'items': {'type': 'string', 'minLength': 1}}, rule='type')
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".exchange must be array", value=data__exchange, name="" + (name_prefix or "data") + ".exchange", definition={'type': 'array', 'minItems': 1, 'maxItems': 2, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}}, rule='type')
             data__exchange_is_list = isinstance(data__exchange, (list, tuple))
             if data__exchange_is_list:
                 data__exchange_len = len(data__exchange)
                 if data__exchange_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".exchange must contain at least 1 items", value=data__exchange, name="" + (name_prefix or "data") + ".exchange", definition={'type': 'array', 'minItems': 1, 'maxItems': 2, 'items': {'type': 'string', 'minLength': 1}}, rule='minItems')
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".exchange must contain at least 1 items", value=data__exchange, name="" + (name_prefix or "data") + ".exchange", definition={'type': 'array', 'minItems': 1, 'maxItems': 2, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}}, rule='minItems')
                 if data__exchange_len > 2:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".exchange must contain less than or equal to 2 items", value=data__exchange, name="" + (name_prefix or "data") + ".exchange", definition={'type': 'array', 'minItems': 1, 'maxItems': 2, 'items': {'type': 'string', 'minLength': 1}}, rule='maxItems')
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".exchange must contain less than or equal to 2 items", value=data__exchange, name="" + (name_prefix or "data") + ".exchange", definition={'type': 'array', 'minItems': 1, 'maxItems': 2, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}}, rule='maxItems')
                 for data__exchange_x, data__exchange_item in enumerate(data__exchange):
                     if not isinstance(data__exchange_item, (str)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".exchange[{data__exchange_x}]".format(**locals()) + " must be string", value=data__exchange_item, name="" + (name_prefix or "data") + ".exchange[{data__exchange_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1}, rule='type')
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".exchange[{data__exchange_x}]".format(**locals()) + " must be string", value=data__exchange_item, name="" + (name_prefix or "data") + ".exchange[{data__exchange_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='type')
                     if isinstance(data__exchange_item, str):
                         data__exchange_item_len = len(data__exchange_item)
                         if data__exchange_item_len < 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".exchange[{data__exchange_x}]".format(**locals()) + " must be longer than or equal to 1 characters", value=data__exchange_item, name="" + (name_prefix or "data") + ".exchange[{data__exchange_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1}, rule='minLength')
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".exchange[{data__exchange_x}]".format(**locals()) + " must be longer than or equal to 1 characters", value=data__exchange_item, name="" + (name_prefix or "data") + ".exchange[{data__exchange_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='minLength')
+                        if data__exchange_item_len > 100:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".exchange[{data__exchange_x}]".format(**locals()) + " must be shorter than or equal to 100 characters", value=data__exchange_item, name="" + (name_prefix or "data") + ".exchange[{data__exchange_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='maxLength')
+                        if not REGEX_PATTERNS['^[^\\u0000-\\u001f]*$'].search(data__exchange_item):
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".exchange[{data__exchange_x}]".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f]*$", value=data__exchange_item, name="" + (name_prefix or "data") + ".exchange[{data__exchange_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='pattern')
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             if not isinstance(data__note, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".note must be string", value=data__note, name="" + (name_prefix or "data") + ".note", definition={'type': 'string'}, rule='type')
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".note must be string", value=data__note, name="" + (name_prefix or "data") + ".note", definition={'type': 'string', 'maxLength': 1000}, rule='type')
+            if isinstance(data__note, str):
+                data__note_len = len(data__note)
+                if data__note_len > 1000:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".note must be shorter than or equal to 1000 characters", value=data__note, name="" + (name_prefix or "data") + ".note", definition={'type': 'string', 'maxLength': 1000}, rule='maxLength')
         if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', 'type': 'object', 'required': ['exchange'], 'properties': {'exchange': {'type': 'array', 'minItems': 1, 'maxItems': 2, 'items': {'type': 'string', 'minLength': 1}}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'Variable Situations 7, Soviet setup: two 2-4-2 for one 5-9-3 and two 2-1-5, or one 1-2-5 for one 6-5-5'}, rule='additionalProperties')
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/spi-barbarossa-order.exchange.schema.json', 'type': 'object', 'required': ['exchange'], 'properties': {'exchange': {'type': 'array', 'minItems': 1, 'maxItems': 2, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}}, 'note': {'type': 'string', 'maxLength': 1000}}, 'additionalProperties': False, 'description': 'Variable Situations 7, Soviet setup: two 2-4-2 for one 5-9-3 and two 2-1-5, or one 1-2-5 for one 6-5-5'}, rule='additionalProperties')
     return data
 
-validate = validate
+validate = validate_https___pbem_invalid_schemas_spi_barbarossa_order_exchange_schema_json

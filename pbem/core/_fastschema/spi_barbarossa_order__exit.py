@@ -2,19 +2,24 @@
 # ruff: noqa
 VERSION = "2.22.3"
 from decimal import Decimal
+import re
 from . import JsonSchemaValueException, JsonSchemaValuesException
 
 
+REGEX_PATTERNS = {
+    '^[^\\u0000-\\u001f]*$': re.compile('^[^\\u0000-\\u001f]*\\Z')
+}
+
 NoneType = type(None)
 
-def validate(data, custom_formats={}, name_prefix=None):
+def validate_https___pbem_invalid_schemas_spi_barbarossa_order_exit_schema_json(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', 'type': 'object', 'required': ['exit'], 'properties': {'exit': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'Campaign Game, Soviet Victory 2 and 3: Soviet armies standing on the west edge leave the map'}, rule='type')
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/spi-barbarossa-order.exit.schema.json', 'type': 'object', 'required': ['exit'], 'properties': {'exit': {'oneOf': [{'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}]}, 'note': {'type': 'string', 'maxLength': 1000}}, 'additionalProperties': False, 'description': 'Campaign Game, Soviet Victory 2 and 3: Soviet armies standing on the west edge leave the map'}, rule='type')
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['exit']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', 'type': 'object', 'required': ['exit'], 'properties': {'exit': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'Campaign Game, Soviet Victory 2 and 3: Soviet armies standing on the west edge leave the map'}, rule='required')
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/spi-barbarossa-order.exit.schema.json', 'type': 'object', 'required': ['exit'], 'properties': {'exit': {'oneOf': [{'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}]}, 'note': {'type': 'string', 'maxLength': 1000}}, 'additionalProperties': False, 'description': 'Campaign Game, Soviet Victory 2 and 3: Soviet armies standing on the west edge leave the map'}, rule='required')
         data_keys = set(data.keys())
         if "exit" in data_keys:
             data_keys.remove("exit")
@@ -23,40 +28,54 @@ def validate(data, custom_formats={}, name_prefix=None):
             if data__exit_one_of_count1 < 2:
                 try:
                     if not isinstance(data__exit, (str)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".exit must be string", value=data__exit, name="" + (name_prefix or "data") + ".exit", definition={'type': 'string', 'minLength': 1}, rule='type')
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".exit must be string", value=data__exit, name="" + (name_prefix or "data") + ".exit", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='type')
                     if isinstance(data__exit, str):
                         data__exit_len = len(data__exit)
                         if data__exit_len < 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".exit must be longer than or equal to 1 characters", value=data__exit, name="" + (name_prefix or "data") + ".exit", definition={'type': 'string', 'minLength': 1}, rule='minLength')
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".exit must be longer than or equal to 1 characters", value=data__exit, name="" + (name_prefix or "data") + ".exit", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='minLength')
+                        if data__exit_len > 100:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".exit must be shorter than or equal to 100 characters", value=data__exit, name="" + (name_prefix or "data") + ".exit", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='maxLength')
+                        if not REGEX_PATTERNS['^[^\\u0000-\\u001f]*$'].search(data__exit):
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".exit must match pattern ^[^\\u0000-\\u001f]*$", value=data__exit, name="" + (name_prefix or "data") + ".exit", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='pattern')
                     data__exit_one_of_count1 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__exit_one_of_count1 < 2:
                 try:
                     if not isinstance(data__exit, (list, tuple)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".exit must be array", value=data__exit, name="" + (name_prefix or "data") + ".exit", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}, rule='type')
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".exit must be array", value=data__exit, name="" + (name_prefix or "data") + ".exit", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, rule='type')
                     data__exit_is_list = isinstance(data__exit, (list, tuple))
                     if data__exit_is_list:
                         data__exit_len = len(data__exit)
                         if data__exit_len < 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".exit must contain at least 1 items", value=data__exit, name="" + (name_prefix or "data") + ".exit", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}, rule='minItems')
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".exit must contain at least 1 items", value=data__exit, name="" + (name_prefix or "data") + ".exit", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, rule='minItems')
+                        if data__exit_len > 200:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".exit must contain less than or equal to 200 items", value=data__exit, name="" + (name_prefix or "data") + ".exit", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, rule='maxItems')
                         for data__exit_x, data__exit_item in enumerate(data__exit):
                             if not isinstance(data__exit_item, (str)):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".exit[{data__exit_x}]".format(**locals()) + " must be string", value=data__exit_item, name="" + (name_prefix or "data") + ".exit[{data__exit_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1}, rule='type')
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".exit[{data__exit_x}]".format(**locals()) + " must be string", value=data__exit_item, name="" + (name_prefix or "data") + ".exit[{data__exit_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='type')
                             if isinstance(data__exit_item, str):
                                 data__exit_item_len = len(data__exit_item)
                                 if data__exit_item_len < 1:
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".exit[{data__exit_x}]".format(**locals()) + " must be longer than or equal to 1 characters", value=data__exit_item, name="" + (name_prefix or "data") + ".exit[{data__exit_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1}, rule='minLength')
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".exit[{data__exit_x}]".format(**locals()) + " must be longer than or equal to 1 characters", value=data__exit_item, name="" + (name_prefix or "data") + ".exit[{data__exit_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='minLength')
+                                if data__exit_item_len > 100:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".exit[{data__exit_x}]".format(**locals()) + " must be shorter than or equal to 100 characters", value=data__exit_item, name="" + (name_prefix or "data") + ".exit[{data__exit_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='maxLength')
+                                if not REGEX_PATTERNS['^[^\\u0000-\\u001f]*$'].search(data__exit_item):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".exit[{data__exit_x}]".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f]*$", value=data__exit_item, name="" + (name_prefix or "data") + ".exit[{data__exit_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='pattern')
                     data__exit_one_of_count1 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__exit_one_of_count1 != 1:
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".exit must be valid exactly by one definition" + (" (" + str(data__exit_one_of_count1) + " matches found)"), value=data__exit, name="" + (name_prefix or "data") + ".exit", definition={'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, rule='oneOf')
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".exit must be valid exactly by one definition" + (" (" + str(data__exit_one_of_count1) + " matches found)"), value=data__exit, name="" + (name_prefix or "data") + ".exit", definition={'oneOf': [{'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}]}, rule='oneOf')
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             if not isinstance(data__note, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".note must be string", value=data__note, name="" + (name_prefix or "data") + ".note", definition={'type': 'string'}, rule='type')
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".note must be string", value=data__note, name="" + (name_prefix or "data") + ".note", definition={'type': 'string', 'maxLength': 1000}, rule='type')
+            if isinstance(data__note, str):
+                data__note_len = len(data__note)
+                if data__note_len > 1000:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".note must be shorter than or equal to 1000 characters", value=data__note, name="" + (name_prefix or "data") + ".note", definition={'type': 'string', 'maxLength': 1000}, rule='maxLength')
         if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', 'type': 'object', 'required': ['exit'], 'properties': {'exit': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'Campaign Game, Soviet Victory 2 and 3: Soviet armies standing on the west edge leave the map'}, rule='additionalProperties')
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/spi-barbarossa-order.exit.schema.json', 'type': 'object', 'required': ['exit'], 'properties': {'exit': {'oneOf': [{'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}]}, 'note': {'type': 'string', 'maxLength': 1000}}, 'additionalProperties': False, 'description': 'Campaign Game, Soviet Victory 2 and 3: Soviet armies standing on the west edge leave the map'}, rule='additionalProperties')
     return data
 
-validate = validate
+validate = validate_https___pbem_invalid_schemas_spi_barbarossa_order_exit_schema_json

@@ -2,19 +2,24 @@
 # ruff: noqa
 VERSION = "2.22.3"
 from decimal import Decimal
+import re
 from . import JsonSchemaValueException, JsonSchemaValuesException
 
 
+REGEX_PATTERNS = {
+    '^[^\\u0000-\\u001f]*$': re.compile('^[^\\u0000-\\u001f]*\\Z')
+}
+
 NoneType = type(None)
 
-def validate(data, custom_formats={}, name_prefix=None):
+def validate_https___pbem_invalid_schemas_spi_barbarossa_order_move_schema_json(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', 'type': 'object', 'required': ['move', 'path'], 'properties': {'move': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'path': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'note': {'type': 'string'}}, 'additionalProperties': False}, rule='type')
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/spi-barbarossa-order.move.schema.json', 'type': 'object', 'required': ['move', 'path'], 'properties': {'move': {'oneOf': [{'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}]}, 'path': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, 'note': {'type': 'string', 'maxLength': 1000}}, 'additionalProperties': False}, rule='type')
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['move', 'path']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', 'type': 'object', 'required': ['move', 'path'], 'properties': {'move': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'path': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'note': {'type': 'string'}}, 'additionalProperties': False}, rule='required')
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/spi-barbarossa-order.move.schema.json', 'type': 'object', 'required': ['move', 'path'], 'properties': {'move': {'oneOf': [{'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}]}, 'path': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, 'note': {'type': 'string', 'maxLength': 1000}}, 'additionalProperties': False}, rule='required')
         data_keys = set(data.keys())
         if "move" in data_keys:
             data_keys.remove("move")
@@ -23,53 +28,75 @@ def validate(data, custom_formats={}, name_prefix=None):
             if data__move_one_of_count1 < 2:
                 try:
                     if not isinstance(data__move, (str)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".move must be string", value=data__move, name="" + (name_prefix or "data") + ".move", definition={'type': 'string', 'minLength': 1}, rule='type')
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".move must be string", value=data__move, name="" + (name_prefix or "data") + ".move", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='type')
                     if isinstance(data__move, str):
                         data__move_len = len(data__move)
                         if data__move_len < 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".move must be longer than or equal to 1 characters", value=data__move, name="" + (name_prefix or "data") + ".move", definition={'type': 'string', 'minLength': 1}, rule='minLength')
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".move must be longer than or equal to 1 characters", value=data__move, name="" + (name_prefix or "data") + ".move", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='minLength')
+                        if data__move_len > 100:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".move must be shorter than or equal to 100 characters", value=data__move, name="" + (name_prefix or "data") + ".move", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='maxLength')
+                        if not REGEX_PATTERNS['^[^\\u0000-\\u001f]*$'].search(data__move):
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".move must match pattern ^[^\\u0000-\\u001f]*$", value=data__move, name="" + (name_prefix or "data") + ".move", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='pattern')
                     data__move_one_of_count1 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__move_one_of_count1 < 2:
                 try:
                     if not isinstance(data__move, (list, tuple)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".move must be array", value=data__move, name="" + (name_prefix or "data") + ".move", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}, rule='type')
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".move must be array", value=data__move, name="" + (name_prefix or "data") + ".move", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, rule='type')
                     data__move_is_list = isinstance(data__move, (list, tuple))
                     if data__move_is_list:
                         data__move_len = len(data__move)
                         if data__move_len < 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".move must contain at least 1 items", value=data__move, name="" + (name_prefix or "data") + ".move", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}, rule='minItems')
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".move must contain at least 1 items", value=data__move, name="" + (name_prefix or "data") + ".move", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, rule='minItems')
+                        if data__move_len > 200:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".move must contain less than or equal to 200 items", value=data__move, name="" + (name_prefix or "data") + ".move", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, rule='maxItems')
                         for data__move_x, data__move_item in enumerate(data__move):
                             if not isinstance(data__move_item, (str)):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".move[{data__move_x}]".format(**locals()) + " must be string", value=data__move_item, name="" + (name_prefix or "data") + ".move[{data__move_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1}, rule='type')
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".move[{data__move_x}]".format(**locals()) + " must be string", value=data__move_item, name="" + (name_prefix or "data") + ".move[{data__move_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='type')
                             if isinstance(data__move_item, str):
                                 data__move_item_len = len(data__move_item)
                                 if data__move_item_len < 1:
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".move[{data__move_x}]".format(**locals()) + " must be longer than or equal to 1 characters", value=data__move_item, name="" + (name_prefix or "data") + ".move[{data__move_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1}, rule='minLength')
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".move[{data__move_x}]".format(**locals()) + " must be longer than or equal to 1 characters", value=data__move_item, name="" + (name_prefix or "data") + ".move[{data__move_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='minLength')
+                                if data__move_item_len > 100:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".move[{data__move_x}]".format(**locals()) + " must be shorter than or equal to 100 characters", value=data__move_item, name="" + (name_prefix or "data") + ".move[{data__move_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='maxLength')
+                                if not REGEX_PATTERNS['^[^\\u0000-\\u001f]*$'].search(data__move_item):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".move[{data__move_x}]".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f]*$", value=data__move_item, name="" + (name_prefix or "data") + ".move[{data__move_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='pattern')
                     data__move_one_of_count1 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__move_one_of_count1 != 1:
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".move must be valid exactly by one definition" + (" (" + str(data__move_one_of_count1) + " matches found)"), value=data__move, name="" + (name_prefix or "data") + ".move", definition={'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, rule='oneOf')
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".move must be valid exactly by one definition" + (" (" + str(data__move_one_of_count1) + " matches found)"), value=data__move, name="" + (name_prefix or "data") + ".move", definition={'oneOf': [{'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}]}, rule='oneOf')
         if "path" in data_keys:
             data_keys.remove("path")
             data__path = data["path"]
             if not isinstance(data__path, (list, tuple)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".path must be array", value=data__path, name="" + (name_prefix or "data") + ".path", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, rule='type')
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".path must be array", value=data__path, name="" + (name_prefix or "data") + ".path", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, rule='type')
             data__path_is_list = isinstance(data__path, (list, tuple))
             if data__path_is_list:
                 data__path_len = len(data__path)
                 if data__path_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".path must contain at least 1 items", value=data__path, name="" + (name_prefix or "data") + ".path", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, rule='minItems')
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".path must contain at least 1 items", value=data__path, name="" + (name_prefix or "data") + ".path", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, rule='minItems')
+                if data__path_len > 200:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".path must contain less than or equal to 200 items", value=data__path, name="" + (name_prefix or "data") + ".path", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, rule='maxItems')
                 for data__path_x, data__path_item in enumerate(data__path):
                     if not isinstance(data__path_item, (str)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".path[{data__path_x}]".format(**locals()) + " must be string", value=data__path_item, name="" + (name_prefix or "data") + ".path[{data__path_x}]".format(**locals()) + "", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, rule='type')
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".path[{data__path_x}]".format(**locals()) + " must be string", value=data__path_item, name="" + (name_prefix or "data") + ".path[{data__path_x}]".format(**locals()) + "", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='type')
+                    if isinstance(data__path_item, str):
+                        data__path_item_len = len(data__path_item)
+                        if data__path_item_len > 100:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".path[{data__path_x}]".format(**locals()) + " must be shorter than or equal to 100 characters", value=data__path_item, name="" + (name_prefix or "data") + ".path[{data__path_x}]".format(**locals()) + "", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='maxLength')
+                        if not REGEX_PATTERNS['^[^\\u0000-\\u001f]*$'].search(data__path_item):
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".path[{data__path_x}]".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f]*$", value=data__path_item, name="" + (name_prefix or "data") + ".path[{data__path_x}]".format(**locals()) + "", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='pattern')
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             if not isinstance(data__note, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".note must be string", value=data__note, name="" + (name_prefix or "data") + ".note", definition={'type': 'string'}, rule='type')
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".note must be string", value=data__note, name="" + (name_prefix or "data") + ".note", definition={'type': 'string', 'maxLength': 1000}, rule='type')
+            if isinstance(data__note, str):
+                data__note_len = len(data__note)
+                if data__note_len > 1000:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".note must be shorter than or equal to 1000 characters", value=data__note, name="" + (name_prefix or "data") + ".note", definition={'type': 'string', 'maxLength': 1000}, rule='maxLength')
         if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', 'type': 'object', 'required': ['move', 'path'], 'properties': {'move': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'path': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'note': {'type': 'string'}}, 'additionalProperties': False}, rule='additionalProperties')
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/spi-barbarossa-order.move.schema.json', 'type': 'object', 'required': ['move', 'path'], 'properties': {'move': {'oneOf': [{'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}]}, 'path': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, 'note': {'type': 'string', 'maxLength': 1000}}, 'additionalProperties': False}, rule='additionalProperties')
     return data
 
-validate = validate
+validate = validate_https___pbem_invalid_schemas_spi_barbarossa_order_move_schema_json

@@ -2,14 +2,19 @@
 # ruff: noqa
 VERSION = "2.22.3"
 from decimal import Decimal
+import re
 from . import JsonSchemaValueException, JsonSchemaValuesException
 
 
+REGEX_PATTERNS = {
+    '^[^\\u0000-\\u001f]*$': re.compile('^[^\\u0000-\\u001f]*\\Z')
+}
+
 NoneType = type(None)
 
-def validate(data, custom_formats={}, name_prefix=None):
+def validate_https___pbem_invalid_schemas_spi_barbarossa_order_overrun_schema_json(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', 'type': 'object', 'required': ['overrun'], 'properties': {'overrun': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, 'with': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'path': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'paths': {'type': 'object', 'minProperties': 1, 'additionalProperties': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}}, 'note': {'type': 'string'}}, 'oneOf': [{'required': ['with', 'path']}, {'required': ['paths']}], 'additionalProperties': False}, rule='type')
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/spi-barbarossa-order.overrun.schema.json', 'type': 'object', 'required': ['overrun'], 'properties': {'overrun': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'with': {'oneOf': [{'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}]}, 'path': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, 'paths': {'type': 'object', 'minProperties': 1, 'additionalProperties': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, 'maxProperties': 200}, 'note': {'type': 'string', 'maxLength': 1000}}, 'oneOf': [{'required': ['with', 'path']}, {'required': ['paths']}], 'additionalProperties': False}, rule='type')
     data_one_of_count1 = 0
     if data_one_of_count1 < 2:
         try:
@@ -30,18 +35,24 @@ def validate(data, custom_formats={}, name_prefix=None):
             data_one_of_count1 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count1 != 1:
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be valid exactly by one definition" + (" (" + str(data_one_of_count1) + " matches found)"), value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', 'type': 'object', 'required': ['overrun'], 'properties': {'overrun': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, 'with': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'path': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'paths': {'type': 'object', 'minProperties': 1, 'additionalProperties': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}}, 'note': {'type': 'string'}}, 'oneOf': [{'required': ['with', 'path']}, {'required': ['paths']}], 'additionalProperties': False}, rule='oneOf')
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be valid exactly by one definition" + (" (" + str(data_one_of_count1) + " matches found)"), value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/spi-barbarossa-order.overrun.schema.json', 'type': 'object', 'required': ['overrun'], 'properties': {'overrun': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'with': {'oneOf': [{'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}]}, 'path': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, 'paths': {'type': 'object', 'minProperties': 1, 'additionalProperties': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, 'maxProperties': 200}, 'note': {'type': 'string', 'maxLength': 1000}}, 'oneOf': [{'required': ['with', 'path']}, {'required': ['paths']}], 'additionalProperties': False}, rule='oneOf')
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['overrun']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', 'type': 'object', 'required': ['overrun'], 'properties': {'overrun': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, 'with': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'path': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'paths': {'type': 'object', 'minProperties': 1, 'additionalProperties': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}}, 'note': {'type': 'string'}}, 'oneOf': [{'required': ['with', 'path']}, {'required': ['paths']}], 'additionalProperties': False}, rule='required')
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/spi-barbarossa-order.overrun.schema.json', 'type': 'object', 'required': ['overrun'], 'properties': {'overrun': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'with': {'oneOf': [{'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}]}, 'path': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, 'paths': {'type': 'object', 'minProperties': 1, 'additionalProperties': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, 'maxProperties': 200}, 'note': {'type': 'string', 'maxLength': 1000}}, 'oneOf': [{'required': ['with', 'path']}, {'required': ['paths']}], 'additionalProperties': False}, rule='required')
         data_keys = set(data.keys())
         if "overrun" in data_keys:
             data_keys.remove("overrun")
             data__overrun = data["overrun"]
             if not isinstance(data__overrun, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".overrun must be string", value=data__overrun, name="" + (name_prefix or "data") + ".overrun", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, rule='type')
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".overrun must be string", value=data__overrun, name="" + (name_prefix or "data") + ".overrun", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='type')
+            if isinstance(data__overrun, str):
+                data__overrun_len = len(data__overrun)
+                if data__overrun_len > 100:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".overrun must be shorter than or equal to 100 characters", value=data__overrun, name="" + (name_prefix or "data") + ".overrun", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='maxLength')
+                if not REGEX_PATTERNS['^[^\\u0000-\\u001f]*$'].search(data__overrun):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".overrun must match pattern ^[^\\u0000-\\u001f]*$", value=data__overrun, name="" + (name_prefix or "data") + ".overrun", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='pattern')
         if "with" in data_keys:
             data_keys.remove("with")
             data__with = data["with"]
@@ -49,77 +60,109 @@ def validate(data, custom_formats={}, name_prefix=None):
             if data__with_one_of_count2 < 2:
                 try:
                     if not isinstance(data__with, (str)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must be string", value=data__with, name="" + (name_prefix or "data") + ".with", definition={'type': 'string', 'minLength': 1}, rule='type')
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must be string", value=data__with, name="" + (name_prefix or "data") + ".with", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='type')
                     if isinstance(data__with, str):
                         data__with_len = len(data__with)
                         if data__with_len < 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must be longer than or equal to 1 characters", value=data__with, name="" + (name_prefix or "data") + ".with", definition={'type': 'string', 'minLength': 1}, rule='minLength')
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must be longer than or equal to 1 characters", value=data__with, name="" + (name_prefix or "data") + ".with", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='minLength')
+                        if data__with_len > 100:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must be shorter than or equal to 100 characters", value=data__with, name="" + (name_prefix or "data") + ".with", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='maxLength')
+                        if not REGEX_PATTERNS['^[^\\u0000-\\u001f]*$'].search(data__with):
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must match pattern ^[^\\u0000-\\u001f]*$", value=data__with, name="" + (name_prefix or "data") + ".with", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='pattern')
                     data__with_one_of_count2 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__with_one_of_count2 < 2:
                 try:
                     if not isinstance(data__with, (list, tuple)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must be array", value=data__with, name="" + (name_prefix or "data") + ".with", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}, rule='type')
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must be array", value=data__with, name="" + (name_prefix or "data") + ".with", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, rule='type')
                     data__with_is_list = isinstance(data__with, (list, tuple))
                     if data__with_is_list:
                         data__with_len = len(data__with)
                         if data__with_len < 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must contain at least 1 items", value=data__with, name="" + (name_prefix or "data") + ".with", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}, rule='minItems')
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must contain at least 1 items", value=data__with, name="" + (name_prefix or "data") + ".with", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, rule='minItems')
+                        if data__with_len > 200:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must contain less than or equal to 200 items", value=data__with, name="" + (name_prefix or "data") + ".with", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, rule='maxItems')
                         for data__with_x, data__with_item in enumerate(data__with):
                             if not isinstance(data__with_item, (str)):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".with[{data__with_x}]".format(**locals()) + " must be string", value=data__with_item, name="" + (name_prefix or "data") + ".with[{data__with_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1}, rule='type')
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".with[{data__with_x}]".format(**locals()) + " must be string", value=data__with_item, name="" + (name_prefix or "data") + ".with[{data__with_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='type')
                             if isinstance(data__with_item, str):
                                 data__with_item_len = len(data__with_item)
                                 if data__with_item_len < 1:
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".with[{data__with_x}]".format(**locals()) + " must be longer than or equal to 1 characters", value=data__with_item, name="" + (name_prefix or "data") + ".with[{data__with_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1}, rule='minLength')
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".with[{data__with_x}]".format(**locals()) + " must be longer than or equal to 1 characters", value=data__with_item, name="" + (name_prefix or "data") + ".with[{data__with_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='minLength')
+                                if data__with_item_len > 100:
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".with[{data__with_x}]".format(**locals()) + " must be shorter than or equal to 100 characters", value=data__with_item, name="" + (name_prefix or "data") + ".with[{data__with_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='maxLength')
+                                if not REGEX_PATTERNS['^[^\\u0000-\\u001f]*$'].search(data__with_item):
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".with[{data__with_x}]".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f]*$", value=data__with_item, name="" + (name_prefix or "data") + ".with[{data__with_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='pattern')
                     data__with_one_of_count2 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__with_one_of_count2 != 1:
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must be valid exactly by one definition" + (" (" + str(data__with_one_of_count2) + " matches found)"), value=data__with, name="" + (name_prefix or "data") + ".with", definition={'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, rule='oneOf')
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".with must be valid exactly by one definition" + (" (" + str(data__with_one_of_count2) + " matches found)"), value=data__with, name="" + (name_prefix or "data") + ".with", definition={'oneOf': [{'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}]}, rule='oneOf')
         if "path" in data_keys:
             data_keys.remove("path")
             data__path = data["path"]
             if not isinstance(data__path, (list, tuple)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".path must be array", value=data__path, name="" + (name_prefix or "data") + ".path", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, rule='type')
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".path must be array", value=data__path, name="" + (name_prefix or "data") + ".path", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, rule='type')
             data__path_is_list = isinstance(data__path, (list, tuple))
             if data__path_is_list:
                 data__path_len = len(data__path)
                 if data__path_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".path must contain at least 1 items", value=data__path, name="" + (name_prefix or "data") + ".path", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, rule='minItems')
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".path must contain at least 1 items", value=data__path, name="" + (name_prefix or "data") + ".path", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, rule='minItems')
+                if data__path_len > 200:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".path must contain less than or equal to 200 items", value=data__path, name="" + (name_prefix or "data") + ".path", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, rule='maxItems')
                 for data__path_x, data__path_item in enumerate(data__path):
                     if not isinstance(data__path_item, (str)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".path[{data__path_x}]".format(**locals()) + " must be string", value=data__path_item, name="" + (name_prefix or "data") + ".path[{data__path_x}]".format(**locals()) + "", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, rule='type')
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".path[{data__path_x}]".format(**locals()) + " must be string", value=data__path_item, name="" + (name_prefix or "data") + ".path[{data__path_x}]".format(**locals()) + "", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='type')
+                    if isinstance(data__path_item, str):
+                        data__path_item_len = len(data__path_item)
+                        if data__path_item_len > 100:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".path[{data__path_x}]".format(**locals()) + " must be shorter than or equal to 100 characters", value=data__path_item, name="" + (name_prefix or "data") + ".path[{data__path_x}]".format(**locals()) + "", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='maxLength')
+                        if not REGEX_PATTERNS['^[^\\u0000-\\u001f]*$'].search(data__path_item):
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".path[{data__path_x}]".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f]*$", value=data__path_item, name="" + (name_prefix or "data") + ".path[{data__path_x}]".format(**locals()) + "", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='pattern')
         if "paths" in data_keys:
             data_keys.remove("paths")
             data__paths = data["paths"]
             if not isinstance(data__paths, (dict)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".paths must be object", value=data__paths, name="" + (name_prefix or "data") + ".paths", definition={'type': 'object', 'minProperties': 1, 'additionalProperties': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}}, rule='type')
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".paths must be object", value=data__paths, name="" + (name_prefix or "data") + ".paths", definition={'type': 'object', 'minProperties': 1, 'additionalProperties': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, 'maxProperties': 200}, rule='type')
             data__paths_is_dict = isinstance(data__paths, dict)
             if data__paths_is_dict:
                 data__paths_len = len(data__paths)
                 if data__paths_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".paths must contain at least 1 properties", value=data__paths, name="" + (name_prefix or "data") + ".paths", definition={'type': 'object', 'minProperties': 1, 'additionalProperties': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}}, rule='minProperties')
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".paths must contain at least 1 properties", value=data__paths, name="" + (name_prefix or "data") + ".paths", definition={'type': 'object', 'minProperties': 1, 'additionalProperties': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, 'maxProperties': 200}, rule='minProperties')
+                if data__paths_len > 200:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".paths must contain less than or equal to 200 properties", value=data__paths, name="" + (name_prefix or "data") + ".paths", definition={'type': 'object', 'minProperties': 1, 'additionalProperties': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, 'maxProperties': 200}, rule='maxProperties')
                 data__paths_keys = set(data__paths.keys())
                 for data__paths_key in data__paths_keys:
                     if data__paths_key not in []:
                         data__paths_value = data__paths.get(data__paths_key)
                         if not isinstance(data__paths_value, (list, tuple)):
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".paths.{data__paths_key}".format(**locals()) + " must be array", value=data__paths_value, name="" + (name_prefix or "data") + ".paths.{data__paths_key}".format(**locals()) + "", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, rule='type')
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".paths.{data__paths_key}".format(**locals()) + " must be array", value=data__paths_value, name="" + (name_prefix or "data") + ".paths.{data__paths_key}".format(**locals()) + "", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, rule='type')
                         data__paths_value_is_list = isinstance(data__paths_value, (list, tuple))
                         if data__paths_value_is_list:
                             data__paths_value_len = len(data__paths_value)
                             if data__paths_value_len < 1:
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".paths.{data__paths_key}".format(**locals()) + " must contain at least 1 items", value=data__paths_value, name="" + (name_prefix or "data") + ".paths.{data__paths_key}".format(**locals()) + "", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, rule='minItems')
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".paths.{data__paths_key}".format(**locals()) + " must contain at least 1 items", value=data__paths_value, name="" + (name_prefix or "data") + ".paths.{data__paths_key}".format(**locals()) + "", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, rule='minItems')
+                            if data__paths_value_len > 200:
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".paths.{data__paths_key}".format(**locals()) + " must contain less than or equal to 200 items", value=data__paths_value, name="" + (name_prefix or "data") + ".paths.{data__paths_key}".format(**locals()) + "", definition={'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, rule='maxItems')
                             for data__paths_value_x, data__paths_value_item in enumerate(data__paths_value):
                                 if not isinstance(data__paths_value_item, (str)):
-                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".paths.{data__paths_key}[{data__paths_value_x}]".format(**locals()) + " must be string", value=data__paths_value_item, name="" + (name_prefix or "data") + ".paths.{data__paths_key}[{data__paths_value_x}]".format(**locals()) + "", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, rule='type')
+                                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".paths.{data__paths_key}[{data__paths_value_x}]".format(**locals()) + " must be string", value=data__paths_value_item, name="" + (name_prefix or "data") + ".paths.{data__paths_key}[{data__paths_value_x}]".format(**locals()) + "", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='type')
+                                if isinstance(data__paths_value_item, str):
+                                    data__paths_value_item_len = len(data__paths_value_item)
+                                    if data__paths_value_item_len > 100:
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".paths.{data__paths_key}[{data__paths_value_x}]".format(**locals()) + " must be shorter than or equal to 100 characters", value=data__paths_value_item, name="" + (name_prefix or "data") + ".paths.{data__paths_key}[{data__paths_value_x}]".format(**locals()) + "", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='maxLength')
+                                    if not REGEX_PATTERNS['^[^\\u0000-\\u001f]*$'].search(data__paths_value_item):
+                                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".paths.{data__paths_key}[{data__paths_value_x}]".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f]*$", value=data__paths_value_item, name="" + (name_prefix or "data") + ".paths.{data__paths_key}[{data__paths_value_x}]".format(**locals()) + "", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='pattern')
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             if not isinstance(data__note, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".note must be string", value=data__note, name="" + (name_prefix or "data") + ".note", definition={'type': 'string'}, rule='type')
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".note must be string", value=data__note, name="" + (name_prefix or "data") + ".note", definition={'type': 'string', 'maxLength': 1000}, rule='type')
+            if isinstance(data__note, str):
+                data__note_len = len(data__note)
+                if data__note_len > 1000:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".note must be shorter than or equal to 1000 characters", value=data__note, name="" + (name_prefix or "data") + ".note", definition={'type': 'string', 'maxLength': 1000}, rule='maxLength')
         if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', 'type': 'object', 'required': ['overrun'], 'properties': {'overrun': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, 'with': {'oneOf': [{'type': 'string', 'minLength': 1}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1}}]}, 'path': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}, 'paths': {'type': 'object', 'minProperties': 1, 'additionalProperties': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}}}, 'note': {'type': 'string'}}, 'oneOf': [{'required': ['with', 'path']}, {'required': ['paths']}], 'additionalProperties': False}, rule='additionalProperties')
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/spi-barbarossa-order.overrun.schema.json', 'type': 'object', 'required': ['overrun'], 'properties': {'overrun': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'with': {'oneOf': [{'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}]}, 'path': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, 'paths': {'type': 'object', 'minProperties': 1, 'additionalProperties': {'type': 'array', 'minItems': 1, 'items': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, 'maxProperties': 200}, 'note': {'type': 'string', 'maxLength': 1000}}, 'oneOf': [{'required': ['with', 'path']}, {'required': ['paths']}], 'additionalProperties': False}, rule='additionalProperties')
     return data
 
-validate = validate
+validate = validate_https___pbem_invalid_schemas_spi_barbarossa_order_overrun_schema_json

@@ -2,37 +2,58 @@
 # ruff: noqa
 VERSION = "2.22.3"
 from decimal import Decimal
+import re
 from . import JsonSchemaValueException, JsonSchemaValuesException
 
 
+REGEX_PATTERNS = {
+    '^[^\\u0000-\\u001f]*$': re.compile('^[^\\u0000-\\u001f]*\\Z')
+}
+
 NoneType = type(None)
 
-def validate(data, custom_formats={}, name_prefix=None):
+def validate_https___pbem_invalid_schemas_spi_barbarossa_order_place_schema_json(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', 'type': 'object', 'required': ['place', 'at'], 'properties': {'place': {'type': 'string'}, 'at': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, 'note': {'type': 'string'}}, 'additionalProperties': False}, rule='type')
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/spi-barbarossa-order.place.schema.json', 'type': 'object', 'required': ['place', 'at'], 'properties': {'place': {'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'at': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'note': {'type': 'string', 'maxLength': 1000}}, 'additionalProperties': False}, rule='type')
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['place', 'at']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', 'type': 'object', 'required': ['place', 'at'], 'properties': {'place': {'type': 'string'}, 'at': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, 'note': {'type': 'string'}}, 'additionalProperties': False}, rule='required')
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/spi-barbarossa-order.place.schema.json', 'type': 'object', 'required': ['place', 'at'], 'properties': {'place': {'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'at': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'note': {'type': 'string', 'maxLength': 1000}}, 'additionalProperties': False}, rule='required')
         data_keys = set(data.keys())
         if "place" in data_keys:
             data_keys.remove("place")
             data__place = data["place"]
             if not isinstance(data__place, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".place must be string", value=data__place, name="" + (name_prefix or "data") + ".place", definition={'type': 'string'}, rule='type')
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".place must be string", value=data__place, name="" + (name_prefix or "data") + ".place", definition={'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='type')
+            if isinstance(data__place, str):
+                data__place_len = len(data__place)
+                if data__place_len > 100:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".place must be shorter than or equal to 100 characters", value=data__place, name="" + (name_prefix or "data") + ".place", definition={'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='maxLength')
+                if not REGEX_PATTERNS['^[^\\u0000-\\u001f]*$'].search(data__place):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".place must match pattern ^[^\\u0000-\\u001f]*$", value=data__place, name="" + (name_prefix or "data") + ".place", definition={'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='pattern')
         if "at" in data_keys:
             data_keys.remove("at")
             data__at = data["at"]
             if not isinstance(data__at, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".at must be string", value=data__at, name="" + (name_prefix or "data") + ".at", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, rule='type')
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".at must be string", value=data__at, name="" + (name_prefix or "data") + ".at", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='type')
+            if isinstance(data__at, str):
+                data__at_len = len(data__at)
+                if data__at_len > 100:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".at must be shorter than or equal to 100 characters", value=data__at, name="" + (name_prefix or "data") + ".at", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='maxLength')
+                if not REGEX_PATTERNS['^[^\\u0000-\\u001f]*$'].search(data__at):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".at must match pattern ^[^\\u0000-\\u001f]*$", value=data__at, name="" + (name_prefix or "data") + ".at", definition={'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='pattern')
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             if not isinstance(data__note, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".note must be string", value=data__note, name="" + (name_prefix or "data") + ".note", definition={'type': 'string'}, rule='type')
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".note must be string", value=data__note, name="" + (name_prefix or "data") + ".note", definition={'type': 'string', 'maxLength': 1000}, rule='type')
+            if isinstance(data__note, str):
+                data__note_len = len(data__note)
+                if data__note_len > 1000:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".note must be shorter than or equal to 1000 characters", value=data__note, name="" + (name_prefix or "data") + ".note", definition={'type': 'string', 'maxLength': 1000}, rule='maxLength')
         if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', 'type': 'object', 'required': ['place', 'at'], 'properties': {'place': {'type': 'string'}, 'at': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name"}, 'note': {'type': 'string'}}, 'additionalProperties': False}, rule='additionalProperties')
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/spi-barbarossa-order.place.schema.json', 'type': 'object', 'required': ['place', 'at'], 'properties': {'place': {'type': 'string', 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'at': {'type': 'string', 'description': "a hex id 'CCRR' (quote it in YAML) or a city name", 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'note': {'type': 'string', 'maxLength': 1000}}, 'additionalProperties': False}, rule='additionalProperties')
     return data
 
-validate = validate
+validate = validate_https___pbem_invalid_schemas_spi_barbarossa_order_place_schema_json

@@ -2,44 +2,59 @@
 # ruff: noqa
 VERSION = "2.22.3"
 from decimal import Decimal
+import re
 from . import JsonSchemaValueException, JsonSchemaValuesException
 
 
+REGEX_PATTERNS = {
+    '^[^\\u0000-\\u001f]*$': re.compile('^[^\\u0000-\\u001f]*\\Z')
+}
+
 NoneType = type(None)
 
-def validate(data, custom_formats={}, name_prefix=None):
+def validate_https___pbem_invalid_schemas_spi_barbarossa_order_recombine_schema_json(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', 'type': 'object', 'required': ['recombine'], 'properties': {'recombine': {'type': 'array', 'minItems': 2, 'items': {'type': 'string', 'minLength': 1}}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'STACKING (C): recombine stacked corps into an army, after all movement of the phase'}, rule='type')
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/spi-barbarossa-order.recombine.schema.json', 'type': 'object', 'required': ['recombine'], 'properties': {'recombine': {'type': 'array', 'minItems': 2, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, 'note': {'type': 'string', 'maxLength': 1000}}, 'additionalProperties': False, 'description': 'STACKING (C): recombine stacked corps into an army, after all movement of the phase'}, rule='type')
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['recombine']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', 'type': 'object', 'required': ['recombine'], 'properties': {'recombine': {'type': 'array', 'minItems': 2, 'items': {'type': 'string', 'minLength': 1}}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'STACKING (C): recombine stacked corps into an army, after all movement of the phase'}, rule='required')
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/spi-barbarossa-order.recombine.schema.json', 'type': 'object', 'required': ['recombine'], 'properties': {'recombine': {'type': 'array', 'minItems': 2, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, 'note': {'type': 'string', 'maxLength': 1000}}, 'additionalProperties': False, 'description': 'STACKING (C): recombine stacked corps into an army, after all movement of the phase'}, rule='required')
         data_keys = set(data.keys())
         if "recombine" in data_keys:
             data_keys.remove("recombine")
             data__recombine = data["recombine"]
             if not isinstance(data__recombine, (list, tuple)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".recombine must be array", value=data__recombine, name="" + (name_prefix or "data") + ".recombine", definition={'type': 'array', 'minItems': 2, 'items': {'type': 'string', 'minLength': 1}}, rule='type')
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".recombine must be array", value=data__recombine, name="" + (name_prefix or "data") + ".recombine", definition={'type': 'array', 'minItems': 2, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, rule='type')
             data__recombine_is_list = isinstance(data__recombine, (list, tuple))
             if data__recombine_is_list:
                 data__recombine_len = len(data__recombine)
                 if data__recombine_len < 2:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".recombine must contain at least 2 items", value=data__recombine, name="" + (name_prefix or "data") + ".recombine", definition={'type': 'array', 'minItems': 2, 'items': {'type': 'string', 'minLength': 1}}, rule='minItems')
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".recombine must contain at least 2 items", value=data__recombine, name="" + (name_prefix or "data") + ".recombine", definition={'type': 'array', 'minItems': 2, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, rule='minItems')
+                if data__recombine_len > 200:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".recombine must contain less than or equal to 200 items", value=data__recombine, name="" + (name_prefix or "data") + ".recombine", definition={'type': 'array', 'minItems': 2, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, rule='maxItems')
                 for data__recombine_x, data__recombine_item in enumerate(data__recombine):
                     if not isinstance(data__recombine_item, (str)):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".recombine[{data__recombine_x}]".format(**locals()) + " must be string", value=data__recombine_item, name="" + (name_prefix or "data") + ".recombine[{data__recombine_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1}, rule='type')
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".recombine[{data__recombine_x}]".format(**locals()) + " must be string", value=data__recombine_item, name="" + (name_prefix or "data") + ".recombine[{data__recombine_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='type')
                     if isinstance(data__recombine_item, str):
                         data__recombine_item_len = len(data__recombine_item)
                         if data__recombine_item_len < 1:
-                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".recombine[{data__recombine_x}]".format(**locals()) + " must be longer than or equal to 1 characters", value=data__recombine_item, name="" + (name_prefix or "data") + ".recombine[{data__recombine_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1}, rule='minLength')
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".recombine[{data__recombine_x}]".format(**locals()) + " must be longer than or equal to 1 characters", value=data__recombine_item, name="" + (name_prefix or "data") + ".recombine[{data__recombine_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='minLength')
+                        if data__recombine_item_len > 100:
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".recombine[{data__recombine_x}]".format(**locals()) + " must be shorter than or equal to 100 characters", value=data__recombine_item, name="" + (name_prefix or "data") + ".recombine[{data__recombine_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='maxLength')
+                        if not REGEX_PATTERNS['^[^\\u0000-\\u001f]*$'].search(data__recombine_item):
+                            raise JsonSchemaValueException("" + (name_prefix or "data") + ".recombine[{data__recombine_x}]".format(**locals()) + " must match pattern ^[^\\u0000-\\u001f]*$", value=data__recombine_item, name="" + (name_prefix or "data") + ".recombine[{data__recombine_x}]".format(**locals()) + "", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='pattern')
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             if not isinstance(data__note, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".note must be string", value=data__note, name="" + (name_prefix or "data") + ".note", definition={'type': 'string'}, rule='type')
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".note must be string", value=data__note, name="" + (name_prefix or "data") + ".note", definition={'type': 'string', 'maxLength': 1000}, rule='type')
+            if isinstance(data__note, str):
+                data__note_len = len(data__note)
+                if data__note_len > 1000:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".note must be shorter than or equal to 1000 characters", value=data__note, name="" + (name_prefix or "data") + ".note", definition={'type': 'string', 'maxLength': 1000}, rule='maxLength')
         if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', 'type': 'object', 'required': ['recombine'], 'properties': {'recombine': {'type': 'array', 'minItems': 2, 'items': {'type': 'string', 'minLength': 1}}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'STACKING (C): recombine stacked corps into an army, after all movement of the phase'}, rule='additionalProperties')
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/spi-barbarossa-order.recombine.schema.json', 'type': 'object', 'required': ['recombine'], 'properties': {'recombine': {'type': 'array', 'minItems': 2, 'items': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'maxItems': 200}, 'note': {'type': 'string', 'maxLength': 1000}}, 'additionalProperties': False, 'description': 'STACKING (C): recombine stacked corps into an army, after all movement of the phase'}, rule='additionalProperties')
     return data
 
-validate = validate
+validate = validate_https___pbem_invalid_schemas_spi_barbarossa_order_recombine_schema_json

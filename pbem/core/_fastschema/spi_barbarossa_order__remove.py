@@ -2,36 +2,49 @@
 # ruff: noqa
 VERSION = "2.22.3"
 from decimal import Decimal
+import re
 from . import JsonSchemaValueException, JsonSchemaValuesException
 
 
+REGEX_PATTERNS = {
+    '^[^\\u0000-\\u001f]*$': re.compile('^[^\\u0000-\\u001f]*\\Z')
+}
+
 NoneType = type(None)
 
-def validate(data, custom_formats={}, name_prefix=None):
+def validate_https___pbem_invalid_schemas_spi_barbarossa_order_remove_schema_json(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', 'type': 'object', 'required': ['remove'], 'properties': {'remove': {'type': 'string', 'minLength': 1}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'Campaign Game, the Red Air-Force: the Luftwaffe unit removed in March'}, rule='type')
+        raise JsonSchemaValueException("" + (name_prefix or "data") + " must be object", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/spi-barbarossa-order.remove.schema.json', 'type': 'object', 'required': ['remove'], 'properties': {'remove': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'note': {'type': 'string', 'maxLength': 1000}}, 'additionalProperties': False, 'description': 'Campaign Game, the Red Air-Force: the Luftwaffe unit removed in March'}, rule='type')
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['remove']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', 'type': 'object', 'required': ['remove'], 'properties': {'remove': {'type': 'string', 'minLength': 1}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'Campaign Game, the Red Air-Force: the Luftwaffe unit removed in March'}, rule='required')
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must contain " + (str(sorted(data__missing_keys)) + " properties"), value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/spi-barbarossa-order.remove.schema.json', 'type': 'object', 'required': ['remove'], 'properties': {'remove': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'note': {'type': 'string', 'maxLength': 1000}}, 'additionalProperties': False, 'description': 'Campaign Game, the Red Air-Force: the Luftwaffe unit removed in March'}, rule='required')
         data_keys = set(data.keys())
         if "remove" in data_keys:
             data_keys.remove("remove")
             data__remove = data["remove"]
             if not isinstance(data__remove, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".remove must be string", value=data__remove, name="" + (name_prefix or "data") + ".remove", definition={'type': 'string', 'minLength': 1}, rule='type')
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".remove must be string", value=data__remove, name="" + (name_prefix or "data") + ".remove", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='type')
             if isinstance(data__remove, str):
                 data__remove_len = len(data__remove)
                 if data__remove_len < 1:
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".remove must be longer than or equal to 1 characters", value=data__remove, name="" + (name_prefix or "data") + ".remove", definition={'type': 'string', 'minLength': 1}, rule='minLength')
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".remove must be longer than or equal to 1 characters", value=data__remove, name="" + (name_prefix or "data") + ".remove", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='minLength')
+                if data__remove_len > 100:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".remove must be shorter than or equal to 100 characters", value=data__remove, name="" + (name_prefix or "data") + ".remove", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='maxLength')
+                if not REGEX_PATTERNS['^[^\\u0000-\\u001f]*$'].search(data__remove):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".remove must match pattern ^[^\\u0000-\\u001f]*$", value=data__remove, name="" + (name_prefix or "data") + ".remove", definition={'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, rule='pattern')
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             if not isinstance(data__note, (str)):
-                raise JsonSchemaValueException("" + (name_prefix or "data") + ".note must be string", value=data__note, name="" + (name_prefix or "data") + ".note", definition={'type': 'string'}, rule='type')
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".note must be string", value=data__note, name="" + (name_prefix or "data") + ".note", definition={'type': 'string', 'maxLength': 1000}, rule='type')
+            if isinstance(data__note, str):
+                data__note_len = len(data__note)
+                if data__note_len > 1000:
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".note must be shorter than or equal to 1000 characters", value=data__note, name="" + (name_prefix or "data") + ".note", definition={'type': 'string', 'maxLength': 1000}, rule='maxLength')
         if data_keys:
-            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', 'type': 'object', 'required': ['remove'], 'properties': {'remove': {'type': 'string', 'minLength': 1}, 'note': {'type': 'string'}}, 'additionalProperties': False, 'description': 'Campaign Game, the Red Air-Force: the Luftwaffe unit removed in March'}, rule='additionalProperties')
+            raise JsonSchemaValueException("" + (name_prefix or "data") + " must not contain "+str(data_keys)+" properties", value=data, name="" + (name_prefix or "data") + "", definition={'$schema': 'https://json-schema.org/draft/2020-12/schema', '$id': 'https://pbem.invalid/schemas/spi-barbarossa-order.remove.schema.json', 'type': 'object', 'required': ['remove'], 'properties': {'remove': {'type': 'string', 'minLength': 1, 'maxLength': 100, 'pattern': '^[^\\u0000-\\u001f]*$'}, 'note': {'type': 'string', 'maxLength': 1000}}, 'additionalProperties': False, 'description': 'Campaign Game, the Red Air-Force: the Luftwaffe unit removed in March'}, rule='additionalProperties')
     return data
 
-validate = validate
+validate = validate_https___pbem_invalid_schemas_spi_barbarossa_order_remove_schema_json

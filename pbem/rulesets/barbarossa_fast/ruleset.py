@@ -38,6 +38,8 @@ TEXT = {SELECTION: "the draw of the Russian units (SETUP(S))", DEPLOYMENT: "Russ
 
 class BarbarossaFast(Ruleset):
     id = "barbarossa-fast"
+    order_schema = "barbarossa-fast-order"
+    state_schema = "barbarossa-fast-state"
     name = "Barbarossa Fast, June-December 1941"
     sides = SIDES
     hiding_sides = (SOVIET,)

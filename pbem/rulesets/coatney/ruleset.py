@@ -28,6 +28,8 @@ OPTIONS = {"agreed-scenario", "siberian-gamble", "soviet-choice", "advanced-map"
 
 class CoatneyRuleset(Ruleset):
     params: GameParams
+    order_schema = "coatney-order"
+    state_schema = "coatney-state"
     sides = SIDES
     hiding_sides = (SOVIET,)  # with --hidden soviet=KEY: the letters and the face-down set-up (I-69)
 

@@ -31,6 +31,8 @@ TEXT = {SETUP: "Setup: forces, secret War Strategy, event cards (9.0)", MOVE: "M
 
 class CodewordBarbarossa(Ruleset):
     id = "codeword-barbarossa"
+    order_schema = "codeword-barbarossa-order"
+    state_schema = "codeword-barbarossa-state"
     name = "Codeword: Barbarossa (2010)"
     sides = SIDES
     hiding_sides = SIDES

@@ -387,3 +387,15 @@ class CombatPhase:
         col = int(pos.hex_id(h)[:2])
         toward_home = col if side == AXIS else -col
         return (over, not supplied, foes, toward_home, pos.hex_id(h))
+
+
+def consequence(text: str) -> tuple[str, list[str], str]:
+    """What one of a combat's consequences did, read back from the words `CombatPhase.apply` and `retreat` give it:
+    ('retreat', units, hex id), ('lost', units, '') for units eliminated, destroyed or forced off the map, or
+    ('', [], '') for anything else. The map draws them (view.py); the state keeps only these words."""
+    head, _, rest = text.partition(" ")
+    if rest.startswith("retreat to "):
+        return "retreat", head.split("+"), rest[len("retreat to "):].split(" ")[0]
+    if rest.startswith(("eliminated", "destroyed", "is forced off")):
+        return "lost", head.split("+"), ""
+    return "", [], ""

@@ -65,6 +65,8 @@ def scenario_units(d: spidata.SpiData, options: Sequence[str]) -> list[tuple[str
 
 class SpiBarbarossa(Ruleset):
     id = "spi-barbarossa"
+    order_schema = "spi-barbarossa-order"
+    state_schema = "spi-barbarossa-state"
     name = "SPI Barbarossa (2nd ed. 1971)"
     sides = SIDES
 
