@@ -445,6 +445,46 @@ def test_route_answers_for_units_and_refuses_unknowns(played: Played, tmp_path: 
         assert cli("route", c.state_path, c.unit, "no-such-place").exit_code == 2
 
 
+# --- hand-edited states ------------------------------------------------------------------------------------------
+def _codes(state: GameState) -> dict[str, list[Any]]:
+    out: dict[str, list[Any]] = {}
+    for p in game.consistency(state):
+        if p.error:
+            out.setdefault(p.code, []).append(p)
+    return out
+
+
+def test_hand_edited_states_are_refused_naming_unit_and_place(played: Played, tmp_path: Path) -> None:
+    """Every ruleset's consistency checks (issue 16 §2): a unit on no place of the board, a unit listed twice, a
+    unit of the scenario dropped from the record and a step awaiting a side its phase does not are errors; the
+    first is refused on loading (exit 2 naming the unit and the place) and `pbem show --check` lists it."""
+    from dataclasses import replace
+
+    from pbem.core.state import Awaiting
+
+    c = Ctx(played, tmp_path)
+    st = c.state
+    u = next(x for x in st.units if x.status == "active" and x.location)
+    lost = st.evolve(units=tuple(replace(x, location="no-such-place") if x.id == u.id else x for x in st.units))
+    [p] = [p for p in _codes(lost).get("STATE_PLACE_UNKNOWN", []) if p.unit == u.id]
+    assert p.place == "no-such-place" and p.rule
+    assert "STATE_UNIT_TWICE" in _codes(st.evolve(units=st.units + (u,)))
+    assert "STATE_UNIT_MISSING" in _codes(st.evolve(units=tuple(x for x in st.units if x.id != u.id)))
+    aw = st.awaiting
+    wrong_kind = "decision" if aw.kind != "decision" else "orders"
+    assert "STATE_AWAITING" in _codes(st.evolve(awaiting=Awaiting(aw.side, wrong_kind, aw.phase)))
+    other = next(s for s in c.rs.sides if s != aw.side)
+    if not st.over and not (c.rs.id == "spi-barbarossa" and st.phase != "decision"):
+        # (SPI's phases are the same for both sides: its state records whose player-turn it is only in `awaiting`)
+        assert "STATE_AWAITING" in _codes(st.evolve(awaiting=Awaiting(other, aw.kind, aw.phase)))
+    path = tmp_path / "edited.yaml"
+    path.write_text(dump_yaml(lost.to_dict()))
+    r = cli("show", path)
+    assert r.exit_code == 2 and u.id in r.output and "no-such-place" in r.output, r.output
+    r = cli("show", path, "--check", "--json")
+    assert r.exit_code == 2 and any(x["code"] == "STATE_PLACE_UNKNOWN" for x in json.loads(r.output)["problems"])
+
+
 # --- the repository's own states -----------------------------------------------------------------------------------
 REPO = Path(__file__).resolve().parents[2]
 STATE_FILES = sorted(p.relative_to(REPO).as_posix() for folder in ("examples", "tests", "docs")

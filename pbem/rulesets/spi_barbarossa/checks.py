@@ -7,7 +7,7 @@ it (STACKING (C)), so a stack over the limit is refused only in a deployment, an
 """
 from __future__ import annotations
 
-from ...core.consistency import (awaiting_problem, missing_units, placed_units, placement_problems, unknown_phase,
+from ...core.consistency import (STATE, awaiting_problem, missing_units, placed_units, placement_problems, unknown_phase,
                                  unknown_units)
 from ...core.contract import Problem
 from ...core.state import GameState, Unit
@@ -81,5 +81,17 @@ def _awaiting(state: GameState, phase_text: dict[str, str]) -> list[Problem]:
     if phase == "over":
         return awaiting_problem(state, None, "none", phase_text[phase])
     kind = {"setup": "setup", "decision": "decision"}.get(phase, "orders")
+    pending = state.extras.get("pending")
+    attacker = pending.get("side") if hasattr(pending, "get") else None
+    if phase == "decision":  # combat outline (Interpretation 2): the defender chooses the tables of the pending combats
+        if attacker not in SIDES:
+            return [Problem("STATE_AWAITING", STATE, "the defender's decision awaits, but the state holds no "
+                            "pending combats of an attacker")]
+        return awaiting_problem(state, SIDES[1 - SIDES.index(attacker)], kind, phase_text[phase])
+    if pending is not None:
+        return [Problem("STATE_AWAITING", STATE, f"phase {phase!r} ({phase_text[phase]}) holds combats pending a "
+                        "decision; only the decision step does")]
+    # Otherwise the phases are the same for both sides: the state records whose player-turn it is only in
+    # `awaiting`, so any side of the game may be awaited.
     side = state.awaiting.side if state.awaiting.side in SIDES else SIDES[0]
     return awaiting_problem(state, side, kind, phase_text[phase])
