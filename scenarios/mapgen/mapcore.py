@@ -571,6 +571,9 @@ def dump_yaml(doc: dict[str, Any]) -> str:
 
 def grid_document(grid: HexGrid) -> dict[str, Any]:
     proj = grid.projection
+    lcc = {"type": "lambert_conformal_conic", "ellipsoid": "sphere", "radius_km": proj.radius_km,
+           "lat_1": proj.lat_1, "lat_2": proj.lat_2, "lat_0": proj.lat_0, "lon_0": proj.lon_0,
+           "x0_km": grid.x0, "y0_km": grid.y0}
     if getattr(grid, "turn", None) is not None:  # a printed sheet's lattice (hexgrid.PrintedGrid)
         return {
             "columns": grid.columns,
@@ -578,15 +581,7 @@ def grid_document(grid: HexGrid) -> dict[str, Any]:
             "hex_km": grid.hex_km,
             "layout": "pointy-rows-even-right",
             "projection": {
-                "type": "lambert_conformal_conic",
-                "ellipsoid": "sphere",
-                "radius_km": proj.radius_km,
-                "lat_1": proj.lat_1,
-                "lat_2": proj.lat_2,
-                "lat_0": proj.lat_0,
-                "lon_0": proj.lon_0,
-                "x0_km": grid.x0,
-                "y0_km": grid.y0,
+                **lcc,
                 "origin_km": [grid.ox, grid.oy],
                 "turn_deg": round(math.degrees(grid.turn), 4),
                 "first_column": grid.first_column,
@@ -603,15 +598,7 @@ def grid_document(grid: HexGrid) -> dict[str, Any]:
         "hex_km": int(grid.hex_km),
         "layout": "flat-columns-even-down",
         "projection": {
-            "type": "lambert_conformal_conic",
-            "ellipsoid": "sphere",
-            "radius_km": proj.radius_km,
-            "lat_1": proj.lat_1,
-            "lat_2": proj.lat_2,
-            "lat_0": proj.lat_0,
-            "lon_0": proj.lon_0,
-            "x0_km": grid.x0,
-            "y0_km": grid.y0,
+            **lcc,
             "note": ("(X, Y) = LCC(lat, lon) in km, Y northward; map km x = X - x0_km, "
                      "y = y0_km - Y (southward); the hex is the one whose centre "
                      "x = (col-1)*1.5*s, y = (row-1 + 0.5*((col-1)%2))*sqrt(3)*s, "
