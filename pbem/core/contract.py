@@ -154,9 +154,9 @@ class Route:
     def lines(self) -> list[str]:
         if self.path is None:
             return [f"{self.unit} cannot reach {self.to}: {self.why_none or 'the rules block every path'}"]
-        verdict = "within" if self.within_allowance else "beyond"
-        out = [f"{self.unit} to {self.to}: path {list(self.path)} costs {self.cost} {self.unit_of_cost}, {verdict} "
-               f"its allowance of {self.allowance}"]
+        head = f"{self.unit} to {self.to}: path {list(self.path)} costs {self.cost} {self.unit_of_cost}"
+        out = [f"{head}, within its allowance of {self.allowance}" if self.within_allowance else
+               f"{head} (its allowance: {self.allowance})"]  # refused: by the rule below, not always the cost
         if self.refused:
             out.append(f"the rules refuse it now: {self.refused}")
         if self.order is not None:
