@@ -6,7 +6,7 @@ not depend on what fonts a machine has.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from ..view.model import Counter, Layers, Panel, Track, View
@@ -237,7 +237,8 @@ def touching(view: View, centre: dict[str, tuple[float, float]]) -> View:
 
 @dataclass(frozen=True)
 class Drawing:
-    """A picture before output: its box (x, y, width, height, header included) and its two canvases."""
+    """A picture before output: its box (x, y, width, height, header included) and its canvases: the base,
+    the overlay, and the labels (a hex map's ids and codes, drawn over the base and as unchanging as it)."""
 
     x: float
     y: float
@@ -247,12 +248,32 @@ class Drawing:
     base: Canvas
     overlay: Canvas
     colours: tuple[str, ...]
+    labels: Canvas = field(default_factory=Canvas)
     pointy: bool = False  # the hexagons' corners point up (a printed sheet's rows)
 
     def layers(self) -> Layers:
         box = f"{f(self.x)} {f(self.y)} {f(self.width)} {f(self.height)}"
-        return Layers(self.width, self.height, box, defs(self.hex_radius, self.colours, self.pointy), self.base.svg(),
-                      self.overlay.svg())
+        base, labels = base_svg(self)
+        return Layers(self.width, self.height, box, defs(self.hex_radius, self.colours), base, self.overlay.svg(),
+                      labels)
+
+
+def base_svg(drawing: Drawing) -> tuple[str, str]:
+    """The base and the labels as SVG: the same for every state of a game, so kept in pbem's disk cache
+    (pbem.view.cache) under the digest of their operations and of the code that writes them (canvas.py)."""
+    from ..view import cache
+
+    key = cache.key_of(cache.code_digest(Canvas.__module__), drawing.hex_radius, drawing.pointy, drawing.base.ops,
+                       drawing.labels.ops)
+    found = cache.read("svg", key, 2)
+    if found is not None:
+        try:
+            return found[0].decode("utf-8"), found[1].decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+    base, labels = drawing.base.svg(), drawing.labels.svg()
+    cache.write("svg", key, [base.encode("utf-8"), labels.encode("utf-8")])
+    return base, labels
 
 
 def colours(view: View) -> tuple[str, ...]:
@@ -267,4 +288,4 @@ def document(lay: Layers, title: str) -> str:
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{f(lay.width)}" height="{f(lay.height)}" '
             f'viewBox="{lay.view_box}">\n<title>{esc(title)}</title>\n<defs>{lay.defs}</defs>\n'
             f'<rect x="{lay.view_box.split()[0]}" y="{lay.view_box.split()[1]}" width="100%" height="100%" fill="#ffffff"/>\n'
-            f'<g class="base">{lay.base}</g>\n<g class="overlay">{lay.overlay}</g>\n</svg>\n')
+            f'<g class="base">{lay.base}{lay.labels}</g>\n<g class="overlay">{lay.overlay}</g>\n</svg>\n')

@@ -18,6 +18,9 @@ The API (stable; the HTML pages, the mail and `pbem map` use only these):
   markers, events, the header of panels and tracks). Every counter element carries ``data-unit="<key>"`` and
   every place shape ``data-place="<place id>"``. ``around``/``radius`` crop the map to the places within
   ``radius`` steps of ``around`` (a place id).
+- ``render_drawing(view, *, around=None, radius=None)``: the drawing before output (its ``base`` and ``overlay``
+  canvases); ``drawing.layers()`` is ``render_layers``, and ``drawing.overlay.layers()`` the overlay as groups of
+  items, which `pbem view` pages send per step so a step change redraws only the items it changed.
 - ``render_svg(view, *, around=None, radius=None) -> str``: a standalone SVG document, ``defs + base +
   overlay`` in one ``<svg>``; the same View gives the same bytes.
 - ``render_png(view, *, around=None, radius=None, scale=1.0) -> bytes``: the same drawing rasterised to PNG
@@ -37,8 +40,8 @@ if TYPE_CHECKING:
     from ..core.hidden import Keyring
     from ..core.state import GameState
 
-__all__ = ["build_view", "render_layers", "render_svg", "render_png", "View", "Layers", "Board", "Place", "Edge",
-           "Counter", "Panel", "Track", "Mark"]
+__all__ = ["build_view", "render_drawing", "render_layers", "render_svg", "render_png", "View", "Layers", "Board",
+           "Place", "Edge", "Counter", "Panel", "Track", "Mark"]
 
 
 def build_view(state: "GameState", side: str | None, keys: "Keyring | None" = None, *, events: bool = True) -> View:
@@ -65,9 +68,15 @@ def _renderer(view: View) -> Any:
     return mod
 
 
+def render_drawing(view: View, *, around: str | None = None, radius: int | None = None) -> Any:
+    """The renderer's drawing of the View (pbem.board.drawing.Drawing: its canvases before output), for the
+    pages, which write the overlay as layers of items (`Canvas.layers`)."""
+    return _renderer(view).drawing(view, around=around, radius=radius)
+
+
 def render_layers(view: View, *, around: str | None = None, radius: int | None = None) -> Layers:
     """The picture in parts (see the module docstring)."""
-    return _renderer(view).drawing(view, around=around, radius=radius).layers()
+    return render_drawing(view, around=around, radius=radius).layers()
 
 
 def render_svg(view: View, *, around: str | None = None, radius: int | None = None) -> str:

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from .model import Board, Counter, Edge, Mark, Place, details, num
+from .model import Board, Counter, Edge, Mark, Place, details, num, places as make_places
 
 HEX_RADIUS = 28.0  # pixels from a hex's centre to a corner: the hex id and a counter fit at 100%
 MARGIN = 12.0
@@ -93,7 +93,7 @@ _PLAIN = details()
 def _hex_geography(doc: Mapping[str, Any], board: Any, start_line: tuple[str, str] | None,
                    city_value: Callable[[str, Mapping[str, Any]], str],
                    city_tags: Callable[[str, Mapping[str, Any]], Sequence[str]], codes: bool) -> Geography:
-    columns, rows = board.columns, board.rows
+    columns, n_rows = board.columns, board.rows
     pointy = getattr(board, "layout", "") == "pointy-rows-even-right"
     hexes = doc.get("hexes") or {}
     cities: dict[str, tuple[str, Mapping[str, Any]]] = {}
@@ -110,10 +110,17 @@ def _hex_geography(doc: Mapping[str, Any], board: Any, start_line: tuple[str, st
         text = ", ".join(_feature_text(k, v) for k, v in sorted(feats.items()))
         sides.setdefault(board.ids[a], []).append(f"{board.ids[b]}: {text}")
         sides.setdefault(board.ids[b], []).append(f"{board.ids[a]}: {text}")
-    places = []
+    # Centres: x by column and y by column parity and row (flat columns), or x by row parity and row and y by
+    # row (pointy rows, where CC is the row): hex_centre once each.
+    rows: list[tuple] = []
+    xs: dict[Any, float] = {}
+    ys: dict[Any, float] = {}
     for hid in board.ids:
+        col, row = int(hid[:2]), int(hid[2:])
+        kx, ky = ((col % 2, row), col) if pointy else (col, (col % 2, row))
+        if kx not in xs or ky not in ys:
+            xs[kx], ys[ky] = hex_centre(col, row, pointy=pointy)
         h = hexes.get(hid) or {}
-        x, y = hex_centre(int(hid[:2]), int(hid[2:]), pointy=pointy)
         terrain, country = str(h.get("terrain", "clear")), str(h.get("country") or "")
         name, value, tags = "", "", ()
         if hid in cities:
@@ -126,7 +133,8 @@ def _hex_geography(doc: Mapping[str, Any], board: Any, start_line: tuple[str, st
             info = details(("hex", hid), ("code", code), ("city", name), ("value", value), ("terrain", terrain),
                            ("country", country), ("features", ", ".join(tags)),
                            ("hexsides", "; ".join(sides.get(hid, ()))))
-        places.append(Place(hid, x, y, "hex", terrain, country, name, value, "", code, tags, info))
+        rows.append((hid, xs[kx], ys[ky], "hex", terrain, country, name, value, "", code, tags, info))
+    places = make_places(rows)
     edges: list[Edge] = []
     for (a, b), feats in sorted(board.links().items()):
         edges.append(Edge(board.ids[a], board.ids[b], details(*((k, _feature_value(v)) for k, v in sorted(feats.items())))))
@@ -148,9 +156,9 @@ def _hex_geography(doc: Mapping[str, Any], board: Any, start_line: tuple[str, st
                 edges.append(Edge(pa.id, pb.id, details(("start_line", start_line[1]))))
             else:
                 edges.append(Edge(pa.id, pb.id, details(("national_border", f"{ca}/{cb}"))))
-    width, height = hex_size(columns, rows, pointy=pointy)
+    width, height = hex_size(columns, n_rows, pointy=pointy)
     title = str(doc.get("name", doc.get("id", "")))
-    return Geography(Board("hex", title, width, height, HEX_RADIUS, columns, rows, pointy), tuple(places), tuple(edges),
+    return Geography(Board("hex", title, width, height, HEX_RADIUS, columns, n_rows, pointy), places, tuple(edges),
                      {p.id: i for i, p in enumerate(places)})
 
 

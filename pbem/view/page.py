@@ -7,6 +7,13 @@ Content-Security-Policy that forbids any network request and any script but ours
 name in a state can never turn into markup that runs. The map's base (what a game never changes) is drawn
 once; each step carries only its overlay, so a step change swaps one SVG group.
 
+A hex map draws its hexes as a few paths (pbem.board.canvas), not an element per hex, so the page finds the
+hex under the pointer from the hexes' centres (the nearest centre within a hex's radius is the hex); a plain
+hex's details (its id, terrain and country) travel as one short row each. A step's overlay travels as its
+layers (control, units, events, header), each a list of items (a counter, a shape, a text) with a key (a
+digest of the item's markup, a counter's View key left out): a step change keeps the items both steps share
+and makes only the others, so the browser parses, lays out and paints only what the step changed.
+
 Everything in a page comes from Views (`pbem.view.build_view`), which hold only what the side may see:
 pages add no other source of game data than the public report and, with the owner's secret, the
 owner's own private list (as `pbem show --report --secret` does).
@@ -16,6 +23,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
@@ -24,24 +32,54 @@ from typing import Any, Mapping, Sequence
 ASSETS = Path(__file__).with_name("pages")
 
 
+Layer = tuple[str, Sequence[str]]  # an overlay layer: its group's opening tag, and the markup of each child
+
+
 @dataclass(frozen=True)
 class Frame:
-    """One step of a page: its overlay (SVG markup), its report (HTML fragment) and the details shown on hover."""
+    """One step of a page: its overlay (SVG markup), its report (HTML fragment) and the details shown on hover.
+    `layers` is the overlay in layers of items (pbem.board.canvas.Canvas.layers), each layer a group; without them
+    the overlay is one item."""
     label: str
     overlay: str
     report: str
     units: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     places: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    plain: Mapping[str, Sequence[str]] = field(default_factory=dict)  # place -> (kind, terrain, country)
+    layers: Sequence[Layer] = ()
+
+    def overlay_layers(self) -> Sequence[Layer]:
+        return self.layers or (("<g>", (f"<g>{self.overlay}</g>",)),)
+
+
+def layers_markup(layers: Sequence[Layer]) -> str:
+    """The overlay's markup from its layers: each layer's group holding its items, one a line. The page's script
+    finds a layer's items as its group's children, so every layer is a group (`frame_of` wraps an operation
+    drawn outside any group in one)."""
+    return "\n".join("\n".join([tag, *items, "</g>"]) for tag, items in layers)
+
+
+_UNIT_KEY = re.compile(r' data-unit="[^"]*"')
+
+
+def item_key(markup: str) -> str:
+    """An overlay item's key: the digest of its markup without a counter's View key, which is local to its step
+    (the same counter at the same place, unchanged, is the same item in two steps)."""
+    return hashlib.blake2b(_UNIT_KEY.sub("", markup, count=1).encode("utf-8"), digest_size=6).hexdigest()
 
 
 @dataclass(frozen=True)
 class Board:
-    """What a page draws once: the SVG's size and the layers that stay the same from step to step."""
+    """What a page draws once: the SVG's size and the layers that stay the same from step to step. On a hex
+    map, `hexes` holds the centre of every hex drawn and `hex_radius` their size, for finding the pointer's hex."""
     width: float
     height: float
     view_box: str
     defs: str
     base: str
+    hexes: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    hex_radius: float = 0.0
+    labels: str = ""  # a hex map's ids: kept out of the drawing until they can be read (page.js)
 
 
 def _asset(name: str) -> str:
@@ -68,12 +106,16 @@ def _num(x: float) -> str:
 
 def _svg(board: Board, overlay: str) -> str:
     """Two stacked SVGs with one viewBox: the base in its own (a composited layer the browser paints once),
-    the overlay in another on top, so a step change repaints only the overlay."""
+    the overlay in another on top, so a step change repaints only the overlay. The labels (a hex map's ids) wait
+    in an inert template until the map is shown at a size they can be read at (page.js): thousands of small
+    texts are most of what a browser would lay out and paint otherwise."""
     size = f'width="{_num(board.width)}" height="{_num(board.height)}" viewBox="{escape(board.view_box)}"'
+    labels = (f'<template id="pbem-labels-markup"><svg xmlns="http://www.w3.org/2000/svg">{board.labels}</svg>'
+              "</template>" if board.labels else "")
     return (f'<div class="stack"><svg xmlns="http://www.w3.org/2000/svg" {size} class="base" role="img" '
-            f'aria-label="map">{board.defs}<g id="pbem-base">{board.base}</g></svg>'
+            f'aria-label="map">{board.defs}<g id="pbem-base">{board.base}<g id="pbem-labels"></g></g></svg>'
             f'<svg xmlns="http://www.w3.org/2000/svg" {size} class="overlay" aria-hidden="true">'
-            f'<g id="pbem-overlay">{overlay}</g></svg></div>')
+            f'<g id="pbem-overlay">{overlay}</g><path id="pbem-pin" class="pbem-pin"/></svg>{labels}</div>')
 
 
 def _shared_places(frames: Sequence[Frame]) -> dict[str, Mapping[str, str]]:
@@ -91,11 +133,19 @@ def html_page(title: str, board: Board, frames: Sequence[Frame], start: int | No
     start = len(frames) - 1 if start is None else start
     shared = _shared_places(frames)
     steps = []
+    plain: dict[str, Sequence[str]] = {}
     for i, f in enumerate(frames):
-        steps.append({"label": f.label, "overlay": None if i == start else f.overlay,
+        layers = [[tag, [item_key(m) for m in items], None if i == start else list(items)]
+                  for tag, items in f.overlay_layers()]
+        steps.append({"label": f.label, "layers": layers,
                       "report": None if i == start else f.report, "units": dict(f.units),
                       "places": {p: d for p, d in f.places.items() if p not in shared}})
-    data = script_json({"start": start, "places": shared, "steps": steps})
+        for p, row in f.plain.items():
+            plain.setdefault(p, list(row))
+    doc: dict[str, Any] = {"start": start, "places": shared, "plain": plain, "steps": steps}
+    if board.hexes:
+        doc["hexes"] = {"r": board.hex_radius, "at": {p: list(xy) for p, xy in board.hexes.items()}}
+    data = script_json(doc)
     script = _asset("page.js")
     cur = frames[start]
     label = f'<span id="step-label">{escape(cur.label)}</span>'
@@ -115,7 +165,7 @@ def html_page(title: str, board: Board, frames: Sequence[Frame], start: int | No
         f'<body class="pbem">\n<header><h1>{escape(title)}</h1>{nav}'
         '<button type="button" id="zoom" title="toggle between fitting the window and the picture\'s own size">'
         "Actual size</button></header>\n"
-        f'<div class="layout"><div id="map" class="map fit">{_svg(board, cur.overlay)}</div>\n'
+        f'<div class="layout"><div id="map" class="map fit">{_svg(board, layers_markup(cur.overlay_layers()))}</div>\n'
         '<aside id="details" aria-live="polite"><p>Hover over or click a counter or a place to see its details; '
         "click again to let go.</p></aside></div>\n"
         f'<section id="report">{cur.report}</section>\n'
@@ -138,26 +188,44 @@ def counter_text(u: Any) -> str:
     return " ".join(x for x in (u.label, u.values) if x) or u.side
 
 
-def place_details(view: Any) -> dict[str, dict[str, str]]:
-    """Each place's details from the View, with the counters the View shows there (occupants)."""
+def place_details(view: Any) -> tuple[dict[str, dict[str, str]], dict[str, tuple[str, str, str]]]:
+    """Each place's details from the View, with the counters the View shows there (occupants); and apart, each
+    plain place's (no details of its own, no counter) kind, terrain and country, from which the page makes
+    the details `Place.plain_details` gives: most hexes of a map are plain, and this keeps the page small."""
     here = view.units_at()
-    out = {}
+    out, plain = {}, {}
     for p in view.places:
-        d = dict(p.details) or p.plain_details()  # a plain hex's details are made when asked
+        if not p.details and p.id not in here:
+            plain[p.id] = (p.kind, p.terrain, p.country)
+            continue
+        d = dict(p.details) or p.plain_details()
         if p.id in here:
             d.setdefault("units", ", ".join(counter_text(u) for u in here[p.id]))
         out[p.id] = d
-    return out
+    return out, plain
 
 
-def frame_of(view: Any, layers: Any, report: str, label: str | None = None) -> Frame:
-    """A View's step as a page frame: its overlay, its report and the details of its counters and places."""
-    return Frame(label or step_label(view), layers.overlay, report,
-                 {u.key: dict(u.details) for u in view.units}, place_details(view))
+def frame_of(view: Any, drawing: Any, report: str, label: str | None = None) -> Frame:
+    """A View's step as a page frame: its overlay (from the renderer's drawing, in layers of items), its report
+    and the details of its counters and places."""
+    places, plain = place_details(view)
+    layers = tuple((tag or "<g>", tuple(items)) for tag, items in drawing.overlay.layers())  # every layer a group
+    return Frame(label or step_label(view), layers_markup(layers), report,
+                 {u.key: dict(u.details) for u in view.units}, places, plain, layers)
 
 
-def board_of(layers: Any) -> Board:
-    return Board(layers.width, layers.height, layers.view_box, layers.defs, layers.base)
+def board_of(layers: Any, view: Any = None, around: str | None = None, radius: int | None = None) -> Board:
+    """The page's board from the layers; with the View, a hex map's hex centres (those drawn: `around` and
+    `radius` crop as render_layers does)."""
+    hexes: dict[str, tuple[float, float]] = {}
+    r = 0.0
+    if view is not None and view.board.kind == "hex":
+        from ..board.draw_hex import window
+
+        keep = window(view, around, radius)
+        hexes = {p.id: (p.x, p.y) for p in view.places if keep is None or p.id in keep}
+        r = view.board.hex_radius
+    return Board(layers.width, layers.height, layers.view_box, layers.defs, layers.base, hexes, r, layers.labels)
 
 
 def title_of(view: Any, what: str) -> str:
@@ -168,10 +236,11 @@ def title_of(view: Any, what: str) -> str:
 def map_page(view: Any, *, around: str | None = None, radius: int | None = None, report: str = "",
              title: str | None = None) -> str:
     """One state's map as a page (`pbem map -o x.html`), with a report below it when given (an HTML turn report)."""
-    from . import render_layers
+    from . import render_drawing
 
-    layers = render_layers(view, around=around, radius=radius) if around else render_layers(view)
-    return html_page(title or title_of(view, "map"), board_of(layers), [frame_of(view, layers, report)])
+    drawing = render_drawing(view, around=around, radius=radius)
+    return html_page(title or title_of(view, "map"), board_of(drawing.layers(), view, around, radius),
+                     [frame_of(view, drawing, report)])
 
 
 def report_page(view: Any, report: str) -> str:
@@ -205,16 +274,16 @@ def replay_page(states: Sequence[Any], side: str | None, secrets: Sequence[Mappi
     The base is drawn from the first state (Views promise it does not change within a game), each step
     adds its overlay, report and details."""
     from ..core import game
-    from . import build_view, render_layers
+    from . import build_view, render_drawing
 
     frames, board, first = [], None, None
     for state in states:
         keys = game.keyring(state, [], secrets) if secrets else None
         view = build_view(state, side, keys)
-        layers = render_layers(view)
+        drawing = render_drawing(view)
         if board is None:
-            board, first = board_of(layers), view
-        frames.append(frame_of(view, layers, report_html(state, side, keys)))
+            board, first = board_of(drawing.layers(), view), view
+        frames.append(frame_of(view, drawing, report_html(state, side, keys)))
     if board is None or first is None:
         raise ValueError("a replay needs at least one state")
     return html_page(title or f"{first.game}: the game step by step" + (f", as {side} sees it" if side else ""),

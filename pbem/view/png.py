@@ -45,61 +45,112 @@ def _rgba(colour: str, opacity: float = 1.0) -> tuple[int, int, int, int]:
     return (*rgb(colour), round(255 * opacity))
 
 
-RASTER = "pbem-map-raster/1"  # bump when the rasteriser changes what it draws: cached bases are keyed by it
+BASE_COLOURS = 160  # the base's palette; the other 96 of the PNG's 256 colours are the overlay's
+COMPRESS_LEVEL = 3  # zlib's: half the time of level 6 for a file a quarter larger (docs/maps.md)
 
 
 def drawing_to_png(drawing: Any, *, scale: float = 1.0) -> bytes:
     """The drawing as PNG bytes: the base (terrain, hexsides, names) drawn at twice the size and reduced, so
-    lines are smooth; the overlay (units, events, header) drawn on it at full size; a 256-colour palette."""
+    lines are smooth; the overlay (units, events, header) drawn on it at full size; a 256-colour palette: the
+    base's own colours and the overlay's (see `_palette`)."""
     Image, ImageDraw, _ = _pillow()
-    im = _base(drawing, scale)
+    base, base_palette = _base(drawing, scale)
+    im = base.convert("RGB")
     pen = _Pen(im, ImageDraw.Draw(im, "RGBA"), drawing.x, drawing.y, scale, drawing.hex_radius, drawing.pointy)
     for op in drawing.overlay.ops:
         _draw(pen, op)
-    pal = im.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    pal = im.quantize(palette=_palette(im, base_palette, drawing.overlay.ops), dither=Image.Dither.NONE)
     out = io.BytesIO()
-    pal.save(out, "PNG", compress_level=6)
+    pal.save(out, "PNG", compress_level=COMPRESS_LEVEL)
     return out.getvalue()
 
 
-def _base(drawing: Any, scale: float) -> Any:
-    """The base layer as an RGB image at the output size. It is the same for every state of a game, so it is
-    kept in pbem's cache folder (as scenario data is, pbem.core.scenario.cache_dir) under the SHA-256 of what
-    it draws; a missing or unwritable cache only means drawing it again. Lossless, so the bytes are the same."""
-    import hashlib
+def _palette(im: Any, base_palette: bytes, ops: list) -> Any:
+    """The PNG's 256 colours, as a palette image to quantise to: the base's (every base pixel is one of them, so
+    it keeps its colour exactly), every colour the overlay names (a counter's fill and ink, a marker's, an
+    arrow's), and for what is left, the colours the overlay makes where it blends (text edges, arrows drawn
+    half-transparent over the terrain), found in the picture reduced to an eighth. Quantising to a given
+    palette is several times faster than finding one for the whole picture."""
+    Image, _, _ = _pillow()
+    named: list[tuple[int, int, int]] = []
+    for colour in _op_colours(ops):
+        if colour not in named:
+            named.append(colour)
+    named = named[: 256 - BASE_COLOURS]
+    flat = bytearray(base_palette[: 3 * BASE_COLOURS])
+    for c in named:
+        flat += bytes(c)
+    spare = 256 - len(flat) // 3
+    if spare > 0:
+        found = im.reduce(8).quantize(colors=spare, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        flat += bytes(found.getpalette("RGB")[: 3 * spare])
+    flat += bytes(768 - len(flat))
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(bytes(flat))
+    return palette
 
-    from ..core.scenario import cache_dir
+
+def _op_colours(ops: list) -> list[tuple[int, int, int]]:
+    """Every colour the operations name, in the order they name them."""
+    out = []
+    for op in ops:
+        kind = op[0]
+        names: tuple = ()
+        if kind == "rect":
+            names = (op[5], op[6])
+        elif kind == "circle":
+            names = (op[4], op[5])
+        elif kind == "poly":
+            names = (op[2], op[3])
+        elif kind == "lines":
+            names = (op[2], op[6])
+        elif kind == "text":
+            names = (op[5], op[8])
+        elif kind == "labels":
+            names = (op[3],)
+        elif kind == "sym":
+            names = (op[4],)
+        out.extend(rgb(n) for n in names if n)
+    return out
+
+
+def _base(drawing: Any, scale: float) -> tuple[Any, bytes]:
+    """The base layer (the base and the labels) at the output size, as a palette image of BASE_COLOURS colours,
+    and that palette. It is the same for every state of a game, so it is kept in pbem's disk cache (pbem.view.cache)
+    under the digest of its operations, the output size, and the code and fonts that draw it."""
+    from . import cache
 
     Image, ImageDraw, _ = _pillow()
     width, height = max(1, math.ceil(drawing.width * scale)), max(1, math.ceil(drawing.height * scale))
-    key = hashlib.sha256(repr((RASTER, SUPERSAMPLE, scale, drawing.x, drawing.y, width, height, drawing.hex_radius,
-                               drawing.pointy, drawing.base.ops)).encode()).hexdigest()
-    folder = cache_dir()
-    entry = folder / f"raster-{key}.rgb" if folder else None  # raw pixels: reading them back costs nothing
-    if entry is not None and entry.is_file():
-        try:
-            raw = entry.read_bytes()
-            if len(raw) == width * height * 3:
-                return Image.frombytes("RGB", (width, height), raw)
-        except OSError:
-            pass
+    key = cache.key_of(cache.code_digest(__name__, "pbem.board.canvas"), _fonts_digest(), Image.__version__,
+                       SUPERSAMPLE, BASE_COLOURS, scale, drawing.x, drawing.y, width, height, drawing.hex_radius,
+                       drawing.pointy, drawing.base.ops, drawing.labels.ops)
+    found = cache.read("raster", key, 2)
+    if found is not None and len(found[0]) == width * height and len(found[1]) == 3 * BASE_COLOURS:
+        im = Image.frombytes("P", (width, height), found[0])
+        im.putpalette(found[1])
+        return im, found[1]
     k = scale * SUPERSAMPLE
     im = Image.new("RGB", (width * SUPERSAMPLE, height * SUPERSAMPLE), (255, 255, 255))
     pen = _Pen(im, ImageDraw.Draw(im, "RGBA"), drawing.x, drawing.y, k, drawing.hex_radius, drawing.pointy)
-    for op in drawing.base.ops:
+    for op in drawing.base.ops + drawing.labels.ops:
         _draw(pen, op)
     im = im.reduce(SUPERSAMPLE) if SUPERSAMPLE > 1 else im
-    if entry is not None:
-        try:
-            import os
+    pal = im.quantize(colors=BASE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    palette = bytes(pal.getpalette("RGB")[: 3 * BASE_COLOURS])
+    palette += bytes(3 * BASE_COLOURS - len(palette))
+    cache.write("raster", key, [pal.tobytes(), palette])
+    return pal, palette
 
-            folder.mkdir(parents=True, exist_ok=True)
-            tmp = entry.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_bytes(im.tobytes())
-            os.replace(tmp, entry)
-        except OSError:
-            pass
-    return im
+
+@lru_cache(maxsize=1)
+def _fonts_digest() -> str:
+    import hashlib
+
+    h = hashlib.sha256()
+    for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"):
+        h.update((FONTS / name).read_bytes())
+    return h.hexdigest()
 
 
 class _Pen:
@@ -178,6 +229,11 @@ def _draw(pen: _Pen, op: tuple) -> None:
     elif kind == "text":
         _, x, y, s, size, fill, bold, anchor, halo, _cls = op
         _text(pen, x, y, s, size, rgb(fill), bold, anchor, rgb(halo) if halo else None)
+    elif kind == "labels":
+        _, items, size, fill, anchor, _cls = op
+        colour = rgb(fill)
+        for x, y, s in items:
+            _text(pen, x, y, s, size, colour, False, anchor, None)
     elif kind == "rect":
         _, x, y, w, h, fill, stroke, width, rx, opacity, _place = op
         (x0, y0), (x1, y1) = pen.xy(x, y), pen.xy(x + w, y + h)

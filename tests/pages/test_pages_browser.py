@@ -48,23 +48,47 @@ def click_a_counter(opened: Opened) -> str:
     return text
 
 
-# A place of the shown step with counters on it, from the page's own data.
+# A place of the shown step with counters on it, from the page's own data. On a hex map (its hexes are a few paths,
+# found by their centres) also a point inside the hex, beside its counters and on the screen, to move the pointer to.
 OCCUPIED = """() => { const d = JSON.parse(document.getElementById('pbem-data').textContent);
   const at = Number(document.body.getAttribute('data-step')), s = d.steps[at];
-  for (const el of document.querySelectorAll('#pbem-base [data-place]')) { const id = el.getAttribute('data-place');
-    const rows = s.places[id] || d.places[id]; if (rows && rows.units) return id; }
+  const occupied = id => { const rows = s.places[id] || d.places[id]; return rows && rows.units; };
+  if (d.hexes) {
+    const m = document.querySelector('svg.base').getScreenCTM();
+    const box = document.getElementById('map').getBoundingClientRect(), bottom = Math.min(box.bottom, innerHeight);
+    for (const id of Object.keys(d.hexes.at)) {
+      if (!occupied(id)) continue;
+      const [x, y] = d.hexes.at[id], p = new DOMPoint(x + 0.85 * d.hexes.r, y).matrixTransform(m);
+      if (p.x > box.left + 2 && p.x < box.right - 20 && p.y > box.top + 2 && p.y < bottom - 20)
+        return [id, p.x, p.y];
+    }
+    return null;
+  }
+  for (const el of document.querySelectorAll('#pbem-base [data-place]')) {
+    const id = el.getAttribute('data-place'); if (occupied(id)) return [id, null, null]; }
   return null; }"""
 
 
 def hover_a_place(opened: Opened) -> str:
-    """The pointer over a place with counters shows the place's details and its occupants."""
+    """The pointer over a place with counters shows the place's details and its occupants; on a hex map a click
+    pins the hex (outlined) and a second lets go."""
     p = opened.page
-    pid = p.evaluate(OCCUPIED)
-    assert pid, "no place on the map holds a counter"
-    p.locator(f"#pbem-base [data-place='{pid}']").first.dispatch_event("mouseover")
+    p.locator("#map").scroll_into_view_if_needed()
+    found = p.evaluate(OCCUPIED)
+    assert found, "no place on the map holds a counter"
+    pid, x, y = found
+    if x is None:
+        p.locator(f"#pbem-base [data-place='{pid}']").first.dispatch_event("mouseover")
+    else:
+        p.mouse.move(x, y)
     assert p.get_attribute("#details", "data-showing") == f"place:{pid}"
     text = p.text_content("#details")
     assert text.startswith("Place") and "units" in text
+    if x is not None:
+        p.mouse.click(x, y)
+        assert p.get_attribute("#pbem-pin", "d") and p.get_attribute("#details", "data-showing") == f"place:{pid}"
+        p.mouse.click(x, y)
+        assert not p.get_attribute("#pbem-pin", "d")
     return text
 
 
@@ -142,6 +166,59 @@ def test_map_html(chromium, tmp_path: Path) -> None:
     try:
         assert drawn(opened) > 8
         click_a_counter(opened)
+        assert opened.problems() == []
+    finally:
+        opened.close()
+
+
+# A step's overlay as the page shows it: each layer's group (its tag) and its children's markup.
+SHOWN = """() => Array.from(document.getElementById('pbem-overlay').children,
+  g => [g.cloneNode(false).outerHTML, Array.from(g.children, el => el.outerHTML)])"""
+# Step i's overlay as its own markup in the page's data would draw it, parsed by the same browser.
+OWN = """i => { const d = JSON.parse(document.getElementById('pbem-data').textContent);
+  const t = document.createElement('template');
+  return d.steps[i].layers.map(([tag, keys, items]) => {
+    t.innerHTML = '<svg xmlns="http://www.w3.org/2000/svg">' + tag + items.join('') + '</g></svg>';
+    const g = t.content.firstChild.firstChild;
+    return [g.cloneNode(false).outerHTML, Array.from(g.children, el => el.outerHTML)]; }); }"""
+# A counter the pointer can reach whose item the first step does not have (so going there and back makes it
+# again from the markup the page kept when it left), and the point to click it at.
+CHANGED_COUNTER = """() => { const d = JSON.parse(document.getElementById('pbem-data').textContent);
+  const first = new Set(d.steps[0].layers.flatMap(l => l[1]));
+  const groups = document.getElementById('pbem-overlay').children;
+  for (let n = 0; n < groups.length; n++) for (let k = 0; k < groups[n].children.length; k++) {
+    const el = groups[n].children[k], r = el.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    if (!el.hasAttribute('data-unit') || first.has(d.steps[d.start].layers[n][1][k]) || r.width < 2) continue;
+    const hit = document.elementFromPoint(x, y);
+    if (hit && hit.closest('[data-unit]') === el) return [x, y]; }
+  return null; }"""
+
+
+@pytest.mark.parametrize("name", ["spi-barbarossa", "barbarossa-fast"])
+def test_a_step_change_draws_exactly_the_steps_own_overlay(name: str, example_folder, chromium,
+                                                           tmp_path: Path) -> None:
+    """A step change keeps the items two steps share and makes the others (page.js `draw`): whatever the way
+    there, the overlay is then element for element the step's own markup, counters carry that step's keys, and
+    a counter pinned when the page left its step does not come back outlined."""
+    out = tmp_path / f"{name}.html"
+    assert run("view", example_folder(name), "-o", out).exit_code == 0
+    opened = Opened(chromium, out)
+    try:
+        p = opened.page
+        last = len(games.GAMES[name].steps)
+        opened_on = p.evaluate(SHOWN)  # the step the page opened on: its markup is the document's
+        p.locator("#map").scroll_into_view_if_needed()
+        pinned = p.evaluate(CHANGED_COUNTER)
+        assert pinned, "no counter of the last step is new since the first"
+        p.mouse.click(*pinned)
+        assert p.get_attribute("#details", "data-showing").startswith("unit:")
+        walk = ["first"] + ["next"] * last + ["prev", "prev", "last", "first", "last"]
+        for where in walk:
+            p.click(f"[data-go={where}]")
+            at = int(p.get_attribute("body", "data-step"))
+            assert p.evaluate(SHOWN) == (opened_on if at == last else p.evaluate(OWN, at)), (where, at)
+        assert p.query_selector(".pbem-pinned") is None
         assert opened.problems() == []
     finally:
         opened.close()

@@ -108,8 +108,10 @@ def test_every_example_draws_in_every_page(name: str, example_folder, tmp_path: 
     page = (tmp_path / "v.html").read_text(encoding="utf-8")
     data = json.loads(re.search(r'<script type="application/json" id="pbem-data">(.*?)</script>', page, re.S)[1])
     drawn = set(re.findall(r'data-place="([^"]+)"', page.split("<script")[0]))
+    drawn |= set((data.get("hexes") or {}).get("at", ()))  # a hex map's hexes: found by their centres
+    assert drawn
     for n, step in enumerate(data["steps"]):  # every place drawn has details at every step, every counter too
-        assert all(step["places"].get(p) or data["places"].get(p) for p in drawn), n
+        assert all(step["places"].get(p) or data["places"].get(p) or data["plain"].get(p) for p in drawn), n
         assert all(step["units"].values())
     last = max(folder.glob("*-state.yaml"))
     assert run("show", last, "--report", "html").exit_code == 0
