@@ -5,6 +5,7 @@
 set -euo pipefail
 PACKAGES=(
   chromium  # tests/pages: the HTML pages in a real headless browser (driven by Playwright)
+  dovecot-imapd  # tests/mail: a real IMAP server (TLS) for `pbem mail fetch`, started unprivileged on loopback
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

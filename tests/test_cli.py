@@ -67,7 +67,7 @@ def test_verify_detects_an_edited_state(game):
     doc["units"][0]["at"] = "0101"
     out.write_text(yaml.safe_dump(doc))
     v = run("verify", state, o, out)
-    assert v.exit_code == 3 and "units" in v.output
+    assert v.exit_code == 3 and "unit fin1: at: '0101' in the claimed state" in v.output
 
 
 def test_malformed_yaml(game):

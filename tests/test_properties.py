@@ -128,5 +128,7 @@ def test_any_file_gives_a_clean_error_never_a_traceback(tmp_path_factory, conten
     for args in (["check", str(good), str(bad)], ["check", str(bad), str(bad)], ["show", str(bad)],
                  ["mail", "read", str(bad), "-o", str(tmp / "out")]):
         r = CliRunner().invoke(main, args)
-        assert r.exit_code in (1, 2), (args, r.output, r.exception)
+        # a file that starts "From " is an mbox: messages with nothing for pbem are exit 0, one left out exit 4
+        mailbox = args[:2] == ["mail", "read"] and bad.read_bytes().startswith(b"From ")
+        assert r.exit_code in ((0, 1, 2, 4) if mailbox else (1, 2)), (args, r.output, r.exception)
         assert r.exception is None or isinstance(r.exception, SystemExit), (args, r.exception)

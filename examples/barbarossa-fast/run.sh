@@ -7,6 +7,7 @@ set -euo pipefail
 PBEM=${1:-pbem}
 HERE=$(cd "$(dirname "$0")" && pwd)
 SECRET="$HERE/russian-only/soviet.secret"
+chmod 600 "$SECRET"  # git checks files out readable by all; pbem warns when a secret is (docs/pbem.md)
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 KEY=6e5a21ef87f249639b00ad6282a3282ac64627edc7522f5c0a52ac4f1939a006  # `pbem keys new` prints it

@@ -8,6 +8,7 @@
 set -euo pipefail
 PBEM=${1:-pbem}
 HERE=$(cd "$(dirname "$0")" && pwd)
+chmod 600 "$HERE"/*-only/*.secret  # git checks files out readable by all; pbem warns when a secret is
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 KEY_G=12aec581083973ca6f53a9dcd5560c0e2cd7eb4f4fa976684aa12cf71e21e68c  # printed by `pbem keys new`

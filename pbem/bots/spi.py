@@ -263,13 +263,14 @@ def _group(phase: CombatPhase, t: int, enough: Fraction | None) -> Plan | None:
 
 
 def _plan(phase: CombatPhase, t: int, group: list[PUnit], air: tuple[str, ...]) -> Plan | None:
-    """The ruleset's check of one attack before any die (violations are the bot's, so forgotten)."""
+    """The ruleset's check of one attack before any die (violations are the bot's, so forgotten). The bot
+    declares only attacks supplied now, not those whose supply an earlier combat might give (SUPPLY (C))."""
     o = Attack(0, (phase.pos.hex_id(t),), tuple(u.id for u in group), None,
                tuple(AirSupport(a, None) for a in air), None)
     before = len(phase.step.violations)
     plan = phase.plan(o, instant=False)
     del phase.step.violations[before:]
-    return plan
+    return None if plan is None or plan.supply_in_doubt else plan
 
 
 def _odds(pos: Position, plan: Plan) -> Fraction:

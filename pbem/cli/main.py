@@ -5,13 +5,15 @@ import json
 import os
 import sys
 import textwrap
+import warnings
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import click
 
 from ..core import game
-from ..core.errors import EXIT_OK, MismatchError, OrdersRejected, PbemError, UsageError, VerificationFailed
+from ..core.errors import (EXIT_OK, MismatchError, OrdersRejected, PbemError, PbemWarning, UsageError,
+                          VerificationFailed)
 from ..core.files import check_targets, write_files
 from ..core.loading import dump_yaml, load_data, load_schema, schema_names, write_atomic
 
@@ -35,22 +37,36 @@ def _emit_error(exc: PbemError, as_json: bool) -> None:
         click.echo(f"error [{exc.code}]: {exc}", err=True)
 
 
+def _emit_warnings(caught: list) -> None:
+    """pbem's own warnings (a secret others can read) as one line each on stderr; any other as Python shows it."""
+    for w in caught:
+        if issubclass(w.category, PbemWarning):
+            click.echo(f"warning: {w.message}", err=True)
+        else:
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+
+
 def run(fn: Callable[..., int | None]) -> Callable[..., None]:
     """Wrap a command: PbemError -> message and exit code; success -> exit 0."""
     def wrapper(*args: Any, **kwargs: Any) -> None:
         as_json = kwargs.get("as_json", False)
-        try:
-            code = fn(*args, **kwargs) or EXIT_OK
-        except PbemError as exc:
-            _emit_error(exc, as_json)
-            sys.exit(exc.exit_code)
-        except Exception as exc:  # noqa: BLE001 - the last line only: every known case is cured where it enters
-            if os.environ.get("PBEM_DEBUG"):
-                raise
-            _emit_error(UsageError(f"internal error ({type(exc).__name__}: {exc}); please report it with the "
-                                   "input files (PBEM_DEBUG=1 shows the traceback)",
-                                   where=", ".join(_inputs(args, kwargs))), as_json)
-            sys.exit(2)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", PbemWarning)
+            try:
+                code = fn(*args, **kwargs) or EXIT_OK
+            except PbemError as exc:
+                _emit_warnings(caught)
+                _emit_error(exc, as_json)
+                sys.exit(exc.exit_code)
+            except Exception as exc:  # noqa: BLE001 - the last line only: every known case is cured where it enters
+                if os.environ.get("PBEM_DEBUG"):
+                    raise
+                _emit_warnings(caught)
+                _emit_error(UsageError(f"internal error ({type(exc).__name__}: {exc}); please report it with the "
+                                       "input files (PBEM_DEBUG=1 shows the traceback)",
+                                       where=", ".join(_inputs(args, kwargs))), as_json)
+                sys.exit(2)
+        _emit_warnings(caught)
         sys.exit(code)
 
     wrapper.__name__ = fn.__name__
@@ -627,6 +643,7 @@ def hidden_check(state_file: str, openings_file: str, as_json: bool) -> None:
 from . import folder_cmds  # noqa: E402,F401  (registers `pbem game` and `pbem audit`)
 from . import mail_cmds  # noqa: E402,F401
 from . import batch_cmds  # noqa: E402,F401  (registers `pbem batch`)
+from . import key_cmds  # noqa: E402,F401  (registers `pbem keys public`)
 from . import view_cmds  # noqa: E402,F401  (registers `pbem map` and `pbem where`)
 from . import page_cmds  # noqa: E402,F401  (registers `pbem view`)
 from . import query_cmds  # noqa: E402,F401  (registers `pbem odds` and `pbem route`)

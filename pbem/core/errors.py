@@ -7,6 +7,11 @@ EXIT_OK = 0
 EXIT_ILLEGAL = 1
 EXIT_UNUSABLE = 2
 EXIT_VERIFY_FAILED = 3
+EXIT_PARTIAL = 4  # `pbem mail read` / `fetch` only: the rest was done, but something was left out (each one listed)
+
+
+class PbemWarning(UserWarning):
+    """Something the player must hear about that does not stop the command (the CLI prints it on stderr)."""
 
 
 class PbemError(Exception):
@@ -90,3 +95,22 @@ class OrdersRejected(PbemError):
     def __init__(self, violations: Sequence["object"], *, where: str = "") -> None:
         self.violations = list(violations)
         super().__init__(f"{len(self.violations)} order(s) break the rules", where=where)
+
+
+class RevealNeeded(MismatchError):
+    """Committed dice: a step needs a side's next chain element, and only that side's secret holds it.
+
+    Who runs into this is usually not that side: a player filing his own orders (quoted back by a reply), which
+    his opponent adjudicates. The message says both ways out, never just "give the secret"."""
+
+    code = "REVEAL_NEEDED"
+
+    def __init__(self, side: str, step: int, submitters: Sequence[str], *, where: str = "") -> None:
+        self.side = side
+        others = [s for s in submitters if s != side]
+        whose = f"these are {' and '.join(others)}'s orders, which {side} adjudicates" if others else \
+            f"{side} adjudicates this step"
+        super().__init__(f"committed dice: step {step} needs {side}'s next dice reveal, which only {side}'s secret "
+                         f"file holds. If you play {side}, give it with --secret (or PBEM_SECRETS). If you do not, "
+                         f"{whose}: wait for {side}'s new state and file it with `pbem game receive` (or "
+                         "`pbem mail read --submit`)", where=where)

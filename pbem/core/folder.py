@@ -6,6 +6,7 @@ once adjudicated, `NNNN+1-state.yaml` with its report. Files are written once an
 changed; a step's outputs appear together (written to temporaries, then renamed).
 `audit` re-runs every step from the first state, so an edited file, a game continued from the
 wrong state or a re-rolled die shows up as the first step that does not reproduce.
+`mail-read.yaml`, when there, is the mail record (pbem/mail/record.py), not part of the history.
 """
 from __future__ import annotations
 
@@ -16,17 +17,33 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from . import game
-from .errors import InputError, MismatchError, UsageError, VerificationFailed
+from .errors import InputError, MismatchError, PbemError, UsageError, VerificationFailed
 from .files import recover, write_step
 from .loading import dump_yaml, load_data, load_document, read_text, write_atomic
+from .orders import OrdersFile
 from .state import GameState
 
 GAME_FILE = "game.yaml"
 GAME_FORMAT = "pbem/game@1"
+_SIDE = "[a-z0-9][a-z0-9-]{0,31}"  # a side as it may appear in a file name
+SIDE_NAME = re.compile(f"^{_SIDE}$")
+MAX_STEP = 9999  # file names hold four digits; no game of the family comes near
 _STATE = re.compile(r"^(\d{4})-state\.yaml$")
-_ORDERS = re.compile(r"^(\d{4})-orders-([a-z0-9-]+)\.yaml$")
-_SEAL = re.compile(r"^(\d{4})-seal-([a-z0-9-]+)\.yaml$")
+_ORDERS = re.compile(rf"^(\d{{4}})-orders-({_SIDE})\.yaml$")
+_SEAL = re.compile(rf"^(\d{{4}})-seal-({_SIDE})\.yaml$")
 SEAL_FORMAT = "pbem/seal@1"
+
+
+def name_problem(step: Any, side: Any = None) -> str | None:
+    """Why a step or side read from a file cannot be part of a file name (None: it can). Names are built only
+    from values that pass: a side of lowercase letters, digits and '-' (at most 32), a step of four digits."""
+    if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step <= MAX_STEP:
+        shown = str(step) if len(str(step)) <= 12 else f"a number of {len(str(step))} digits"
+        return f"step {shown} is not a step number pbem files (0 to {MAX_STEP})"
+    if side is not None and not (isinstance(side, str) and SIDE_NAME.match(side)):
+        shown = repr(side) if len(str(side)) <= 40 else f"a name of {len(str(side))} characters"
+        return f"side {shown} is not a side name (lowercase letters, digits and '-', at most 32)"
+    return None
 
 
 def state_name(step: int) -> str:
@@ -34,6 +51,9 @@ def state_name(step: int) -> str:
 
 
 def orders_name(step: int, side: str) -> str:
+    problem = name_problem(step, side)
+    if problem:
+        raise InputError(problem)
     return f"{step:04d}-orders-{side}.yaml"
 
 
@@ -271,35 +291,126 @@ def adjudicate_filed(folder: Folder, *, secrets: Sequence[Mapping[str, Any]] = (
     return {"state": state_name(nxt.step), "hash": nxt.hash(), "awaiting": nxt.awaiting.to_dict()}
 
 
-def receive(folder: Folder, next_state_path: str, orders_paths: Sequence[str]) -> dict:
+def receive(folder: Folder, next_state_path: str, orders_paths: Sequence[str] = (), *,
+            search: Sequence[str | Path] = (), mailed_report: str | None = None) -> dict:
     """File a step the opponent adjudicated: re-run it here first (exit 3 if it does not reproduce).
 
     Each player keeps a folder; the side that received the orders adjudicates and mails back the
     orders and the next state, and the other side's copy of the history grows only by steps it has
-    verified itself.
+    verified itself. The orders need not be named: the state records their hashes, and they are looked
+    for among `orders_paths`, in the folder of NEXT, the game folder, `search` and the current folder.
+    The report mailed with the state (`mailed_report`, else NEXT's NNNN-report.txt beside it) is compared
+    with the one the state produces: `report_differs` in the result says how it was forged.
     """
     state = folder.latest()
-    orders = [game.load_orders(p) for p in orders_paths]
-    _check_seals(folder, state, list(game.ruleset_of(state).submitters(state)), {o.side: o for o in orders})
     claimed = load_document(next_state_path, "state")
+    _expect_next(folder, state, claimed, next_state_path)
+    orders = _orders_made_by(claimed, orders_paths, [Path(next_state_path).parent, folder.path, *map(Path, search),
+                                                      Path(".")], next_state_path)
+    _check_seals(folder, state, list(game.ruleset_of(state).submitters(state)), {o.side: o for o in orders})
     outcome = game.verify(state, orders, claimed)
     nxt = outcome.state
-    from ..report import render
+    from ..report.compare import produced, report_difference
 
     outputs = []
     have = folder.submitted(state.step)
-    for o, p in zip(orders, orders_paths):
-        text = Path(p).read_text(encoding="utf-8")
+    for o in orders:
+        text = Path(o.source).read_text(encoding="utf-8")
         if o.side in have:
             if have[o.side].read_text(encoding="utf-8") != text:
                 raise UsageError(f"different orders of {o.side} are already filed for step {state.step}",
                                  where=str(have[o.side]))
             continue
         outputs.append((folder.path / orders_name(state.step, o.side), text))
-    outputs += [(folder.path / report_name(nxt.step), render(nxt.to_dict(), nxt.hash(), "text")),
+    outputs += [(folder.path / report_name(nxt.step), produced(nxt)),
                 (folder.path / state_name(nxt.step), dump_yaml(nxt.to_dict()))]
     _write_together(outputs)
-    return {"verified": True, "state": state_name(nxt.step), "hash": nxt.hash(), "awaiting": nxt.awaiting.to_dict()}
+    beside = Path(next_state_path).parent / report_name(nxt.step)
+    mailed = mailed_report or (str(beside) if beside.is_file() and beside.resolve() != (
+        folder.path / report_name(nxt.step)).resolve() else None)
+    differs = None
+    if mailed is not None:
+        differs = report_difference(nxt, Path(mailed).read_text(encoding="utf-8", errors="replace"), loose=True)
+    return {"verified": True, "state": state_name(nxt.step), "hash": nxt.hash(), "awaiting": nxt.awaiting.to_dict(),
+            "report": report_name(nxt.step), "orders": [Path(o.source).name for o in orders],
+            "mailed_report": mailed, "report_differs": differs}
+
+
+def _expect_next(folder: Folder, state: GameState, claimed: Mapping[str, Any], where: str) -> None:
+    """A state that is not the next one is refused by its step, not by a dice or hash message that hides why."""
+    step = claimed.get("step")
+    if claimed.get("game") != state.game:
+        raise MismatchError(f"this is a state of game {claimed.get('game')!r}; the folder is game {state.game!r}",
+                            where=where)
+    if step == state.step + 1:
+        return
+    if isinstance(step, int) and step <= state.step:
+        filed = folder.path / state_name(step)
+        same = filed.is_file() and GameState.from_dict(load_document(filed, "state")).hash() \
+            == GameState.from_dict(claimed).hash()
+        raise MismatchError(f"this is the state of step {step}, which the folder " + (
+            "already holds (nothing to do)" if same else f"holds another version of ({filed.name}: it is not this "
+            "game's history)") + f"; the folder is at step {state.step} and the state of step {state.step + 1} "
+            "is expected", where=where)
+    raise MismatchError(f"this is the state of step {step}; the folder is at step {state.step}, so the state of step "
+                        f"{state.step + 1} is expected first (receive the steps in between, in order)", where=where)
+
+
+def _orders_made_by(claimed: Mapping[str, Any], given: Sequence[str], places: Sequence[Path],
+                    where: str) -> list[OrdersFile]:
+    """The orders files whose hashes the claimed state records (`made_by`), given or found in `places`."""
+    wanted = list(claimed.get("made_by") or [])
+    if not wanted:
+        raise MismatchError("the state records no orders it was made from (a first state is not received)",
+                            where=where)
+    found: dict[str, OrdersFile] = {}
+    loaded = [game.load_orders(p) for p in given]
+    for o in loaded:
+        if o.hash() not in wanted:
+            raise MismatchError(f"these orders of {o.side} for step {o.step} are not the ones the state was made from "
+                                f"(it records {', '.join(h[:12] + '…' for h in wanted)})", where=o.source)
+        found[o.hash()] = o
+    seen: set[Path] = set()
+    for place in places:  # the same orders unsigned (a draft) and signed hash alike: the signed copy is filed
+        if len(found) == len(wanted) and all(o.signature for o in found.values()):
+            break
+        for path in _orders_candidates(place, seen):
+            try:
+                o = game.load_orders(str(path))
+            except PbemError:
+                continue
+            if o.hash() in wanted and (o.hash() not in found or (o.signature and not found[o.hash()].signature)):
+                found[o.hash()] = o
+    missing = [h for h in wanted if h not in found]
+    if missing:
+        looked = ", ".join(dict.fromkeys(str(p) for p in places))
+        raise MismatchError(f"the state was made from orders {', '.join(h[:12] + '…' for h in missing)}, which are "
+                            f"not in {looked}: give the orders file (pbem game receive DIR NEXT ORDERS...)",
+                            where=where)
+    return [found[h] for h in wanted]
+
+
+def _orders_candidates(place: Path, seen: set[Path]) -> list[Path]:
+    """Files in a folder that may be pbem orders (small YAML or JSON files that say so near their top)."""
+    out = []
+    try:
+        entries = sorted(place.iterdir())
+    except OSError:
+        return out
+    for p in entries:
+        if p.suffix not in (".yaml", ".yml", ".json") or not p.is_file() or p.resolve() in seen:
+            continue
+        seen.add(p.resolve())
+        try:
+            if p.stat().st_size > 1 << 20:
+                continue
+            with p.open("rb") as fh:
+                head = fh.read(4096)
+        except OSError:
+            continue
+        if b"pbem/orders@" in head:
+            out.append(p)
+    return out
 
 
 def _write_together(outputs: Sequence[tuple[Path, str]]) -> None:

@@ -6,6 +6,8 @@ rules to the ruleset. Nothing here reads a clock or a global random generator.
 """
 from __future__ import annotations
 
+import os
+import warnings
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -15,7 +17,8 @@ from typing import Any, Mapping, Sequence
 from . import dice as dicemod
 from .dice import Dice
 from .contract import Problem
-from .errors import MismatchError, OrdersRejected, SchemaError, StateInconsistent, UsageError, VerificationFailed
+from .errors import (MismatchError, OrdersRejected, PbemWarning, RevealNeeded, SchemaError, StateInconsistent,
+                     UsageError, VerificationFailed)
 from .events import Outcome, Violation
 from .frozen import EMPTY, freeze, thaw
 from .hashing import digest
@@ -66,7 +69,16 @@ def load_orders(path: str) -> OrdersFile:
 
 
 def load_secret(path: str) -> dict:
-    return load_document(path, "secret")
+    """A secret file, with a warning when other users of the machine can read it (pbem writes them 0600)."""
+    doc = load_document(path, "secret")
+    try:
+        mode = os.stat(path).st_mode if path != "-" else 0
+    except OSError:
+        mode = 0
+    if mode & 0o044:
+        warnings.warn(PbemWarning(f"{path} can be read by other users of this machine (mode {mode & 0o777:03o}); "
+                                  f"it is a secret: chmod 600 {path}"), stacklevel=2)
+    return doc
 
 
 def next_reveal(state: GameState, secret: Mapping[str, Any], side: str) -> str:
@@ -238,7 +250,7 @@ def _reveals(state: GameState, orders: Sequence[OrdersFile], secrets: Sequence[M
         elif recorded is not None and side in recorded:
             element = recorded[side]["last"]
         else:
-            raise MismatchError(f"committed dice: the reveal of {side!r} is needed (give its secret file with --secret)")
+            raise RevealNeeded(side, state.step, [o.side for o in orders])
         if not dicemod.verify_reveal(chain["last"], element):
             raise MismatchError(f"committed dice: the reveal for {side!r} does not hash to its last commitment "
                                 "(wrong secret file, or an element reused or skipped)")
@@ -437,28 +449,11 @@ def verify(state: GameState, orders: Sequence[OrdersFile], claimed: Mapping[str,
                                  where=exc.where) from None
     mine, theirs = outcome.state.to_dict(), dict(claimed)
     if digest(mine) != digest(theirs):
-        where = first_difference(mine, theirs)
-        raise VerificationFailed(f"re-running step {state.step} does not reproduce the claimed state; first difference at {where}")
+        from .differences import describe
+
+        raise VerificationFailed(f"re-running step {state.step} does not reproduce the claimed state: "
+                                 f"{describe(mine, theirs)}")
     return outcome
-
-
-def first_difference(a: Any, b: Any, path: str = "$") -> str:
-    """The JSON path of the first place two documents differ, for a useful verify message."""
-    if type(a) is not type(b):
-        return path
-    if isinstance(a, dict):
-        for k in sorted(set(a) | set(b)):
-            if k not in a or k not in b:
-                return f"{path}.{k}"
-            if digest(a[k]) != digest(b[k]):
-                return first_difference(a[k], b[k], f"{path}.{k}")
-        return path
-    if isinstance(a, list):
-        for i, (x, y) in enumerate(zip(a, b, strict=False)):  # lengths may differ: reported below
-            if digest(x) != digest(y):
-                return first_difference(x, y, f"{path}[{i}]")
-        return f"{path}[{min(len(a), len(b))}]"
-    return path
 
 
 def new_game(scenario_ref: str, *, game_id: str | None, seed: str | None, options: Sequence[str] = (),

@@ -1,9 +1,10 @@
-"""Find pbem files in mail as it really arrives, and save them.
+"""Find pbem files in mail as it really arrives.
 
-Mail clients re-encode (quoted-printable, base64), change line ends, quote replies with "> ",
-add signatures, send HTML only, or forward whole messages as attachments. A file is
-recognised by its content (`format: pbem/orders@1` or `pbem/state@1`), never by its name, and
-is schema-checked before anything is written; one unreadable pbem file stops the whole read.
+Mail clients re-encode (quoted-printable, base64), change line ends, send flowed text, quote replies with "> ",
+add signatures, send HTML only, forward whole messages as attachments or inline. A file is recognised by its
+content (`format: pbem/orders@1` or `pbem/state@1`), never by its name, and is schema-checked before anything is
+written. Each message is read on its own: what cannot be used is set aside with the reason (`LeftOut`), and
+never stops the other files of the message or the other messages of a mailbox.
 """
 from __future__ import annotations
 
@@ -11,32 +12,69 @@ import html
 import mailbox
 import re
 import sys
-import textwrap
 from dataclasses import dataclass, field
 from email import policy as email_policy
+from email.errors import MessageError
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import parsedate_to_datetime
 from pathlib import Path
-from typing import Any
 
-from ..core.errors import InputError, MismatchError, PbemError, UsageError
-from ..core.hashing import digest
-from ..core.loading import parse_text, validate, write_atomic
+from ..core.errors import EXIT_UNUSABLE, InputError, PbemError
+from ..core.folder import name_problem, orders_name, state_name
+from ..core.hashing import digest, sha256_hex
+from ..core.loading import parse_text, validate
 from ..core.state import GameState
-from . import FORMATS, H_GAME, H_STATE, YAML_TYPES
+from . import FORMATS, H_GAME, H_STATE, YAML_TYPES, blocks, flowed
 
 _PARSER = BytesParser(policy=email_policy.default)
 _MARKER = re.compile(rb"pbem/(orders|state)@")
-_FORMAT_LINE = re.compile(r"^\s*[{\[]?\s*['\"]?format['\"]?\s*:\s*['\"]?pbem/(orders|state)@")
-_YAMLISH = re.compile(r"^(\s+\S|-(\s|$)|#|[\w'\"-]+\s*:(\s|$)|[{}\[\]]|---\s*$|\.\.\.\s*$)")
-_QUOTE = re.compile(r"^(?:[ \t]*>[ \t]?)+")
-_MAX_TRIES = 600
+READ_BLOCKS = 50  # pasted blocks examined in one message; a real turn has two or three
+MAX_DEPTH = 16  # forwarded messages inside forwarded messages
+MAX_PARTS = 500  # MIME parts in one message
+MAX_MESSAGE = 32 * 1024 * 1024  # bytes: an SPI state is about 60 KB
+# what the email package raises on malformed messages and headers (besides RecursionError on deep nesting)
+_UNREADABLE = (MessageError, LookupError, ValueError, TypeError, AttributeError, IndexError, KeyError, UnicodeError)
 
 
 @dataclass(frozen=True)
+class Letter:
+    """One message of the source, with what names it to a person and the key that marks it as read."""
+
+    label: str
+    raw: bytes
+    subject: str = ""
+    sender: str = ""
+    date: str = ""
+    message_id: str = ""
+    references: tuple[str, ...] = ()
+    when: float = float("inf")
+
+    @property
+    def key(self) -> str:
+        """What marks this message as read: its bytes after the headers a mail server adds on the way."""
+        return sha256_hex(_body_bytes(self.raw))[:32]
+
+    def describe(self) -> str:
+        bits = [f"{self.subject!r}" if self.subject else "(no subject)"]
+        if self.sender:
+            bits.append(f"from {self.sender}")
+        if self.date:
+            bits.append(f"of {self.date}")
+        return "message " + " ".join(bits) + f" [{self.label}]"
+
+
+def _body_bytes(raw: bytes) -> bytes:
+    """The message without its Received/Return-Path/Delivered-To/X-* trace headers, which differ per delivery."""
+    head, sep, body = raw.replace(b"\r\n", b"\n").partition(b"\n\n")
+    kept = [h for h in re.split(rb"\n(?![ \t])", head)
+            if not re.match(rb"(?i)(received|return-path|delivered-to|x-[\w-]+|status|x-status|content-length):", h)]
+    return b"\n".join(kept) + sep + body
+
+
+@dataclass(frozen=True, eq=False)
 class Found:
-    """One pbem file found in a message: its exact bytes and what they are."""
+    """One pbem file found in a message: its exact bytes, what they are, and where they came from."""
 
     kind: str
     game: str
@@ -44,51 +82,108 @@ class Found:
     side: str | None
     data: bytes
     origin: str
-    key: str  # digest of the parsed content: the same file found twice is saved once
+    key: str  # digest of the parsed content: the same file found twice is one file
+    doc: dict = field(repr=False)
+    letter: Letter | None = None
+    quoted: bool = False  # pasted in a quoted part of a reply: a copy of something sent before
 
     @property
     def name(self) -> str:
-        return f"{self.step:04d}-orders-{self.side}.yaml" if self.kind == "orders" else f"{self.step:04d}-state.yaml"
+        return orders_name(self.step, self.side or "") if self.kind == "orders" else state_name(self.step)
+
+    def describe(self) -> str:
+        who = f"{self.side}'s " if self.side else ""
+        return f"{who}{self.kind} for step {self.step}"
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """Something that could not be used: which message, what in it, why, and what the player can do."""
+
+    letter: Letter | None
+    what: str
+    why: str
+    todo: str = ""
+    exit_code: int = EXIT_UNUSABLE
+    lasting: bool = True  # False: it may work on a later read (a step not reached yet, a secret not given)
+
+    def describe(self) -> str:
+        text = f"left out: {self.what}" + (f" in {self.letter.describe()}" if self.letter else "") + f": {self.why}"
+        return text + (f"\n    what to do: {self.todo}" if self.todo else "")
+
+    def to_dict(self) -> dict:
+        return {"message": self.letter.describe() if self.letter else None, "what": self.what, "why": self.why,
+                "todo": self.todo, "exit_code": self.exit_code, "lasting": self.lasting}
 
 
 @dataclass
 class Scan:
+    """What one message holds."""
+
+    letter: Letter
     found: list[Found] = field(default_factory=list)
+    left: list[LeftOut] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # harmless: a .yaml attachment that is not a pbem file
+    reports: list[tuple[str, str]] = field(default_factory=list)  # (origin, text) of every text part
     games: set[str] = field(default_factory=set)  # from X-Pbem-Game headers
-    problems: list[str] = field(default_factory=list)
+    blocks_seen: int = 0
+
+    def games_found(self) -> set[str]:
+        return {f.game for f in self.found} or set(self.games)
 
 
-def load_messages(source: str) -> tuple[list[tuple[str, EmailMessage]], bool]:
-    """The messages of a .eml file, an mbox file, a Maildir folder or '-'; and whether it was one message."""
+def letter_of(raw: bytes, label: str) -> Letter:
+    """A message's bytes with the headers that name it; the parse itself happens in `scan`."""
+    head = _PARSER.parsebytes(raw, headersonly=True) if len(raw) <= MAX_MESSAGE else EmailMessage()
+
+    def h(name: str) -> str:
+        try:
+            return shown(str(head.get(name, "") or ""), 300)
+        except _UNREADABLE:
+            return ""
+
+    refs = tuple(h("References").split())
+    return Letter(label, raw, h("Subject"), h("From"), h("Date"), h("Message-ID"), refs, _when(h("Date")))
+
+
+def shown(text: str, limit: int = 120) -> str:
+    """Text from a message (a subject, a file name) as it may be printed: one line, no control characters (a
+    terminal's escape sequences), at most `limit` characters."""
+    flat = "".join(c if c.isprintable() else " " for c in " ".join(text.split()))
+    return flat if len(flat) <= limit else flat[:limit - 1] + "…"
+
+
+def load_messages(source: str) -> tuple[list[Letter], bool]:
+    """The messages of a .eml file, an mbox file, a Maildir folder or '-'; and whether it was one message.
+    A mailbox's messages come in the order they were sent (their Date headers; mailbox order breaks ties)."""
     if source == "-":
-        return [("<stdin>", _PARSER.parsebytes(sys.stdin.buffer.read()))], True
+        return [letter_of(sys.stdin.buffer.read(), "<stdin>")], True
     p = Path(source)
     if p.is_dir():
         if not ((p / "cur").is_dir() and (p / "new").is_dir()):
             raise InputError("a folder that is not a Maildir (no cur/ and new/)", where=source)
         box = mailbox.Maildir(str(p), factory=None, create=False)
-        items = [(k, _PARSER.parsebytes(box.get_bytes(k))) for k in box.iterkeys()]
-        items.sort(key=lambda kv: (_when(kv[1]), kv[0]))  # Maildir keeps no order: go by Date
-        return [(f"{source} message {k}", m) for k, m in items], False
+        letters = [letter_of(box.get_bytes(k), f"{source} message {k}") for k in sorted(box.iterkeys())]
+        return sorted(letters, key=lambda m: m.when), False
     try:
         data = p.read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", where=source) from None
     if data.startswith(b"From "):
         box = mailbox.mbox(str(p), factory=None, create=False)
-        return [(f"{source} message {i + 1}", _PARSER.parsebytes(box.get_bytes(k)))
-                for i, k in enumerate(box.iterkeys())], False
-    return [(source, _PARSER.parsebytes(data))], True
+        letters = [letter_of(box.get_bytes(k), f"{source} message {i + 1}") for i, k in enumerate(box.iterkeys())]
+        return sorted(letters, key=lambda m: m.when), False
+    return [letter_of(data, source)], True
 
 
-def _when(msg: EmailMessage) -> float:
+def _when(date: str) -> float:
     try:
-        return parsedate_to_datetime(str(msg["Date"])).timestamp()
+        return parsedate_to_datetime(date).timestamp()
     except (TypeError, ValueError, IndexError, OverflowError):
         return float("inf")
 
 
-def recognise(data: bytes, origin: str, *, strict: bool) -> tuple[Found, dict] | None:
+def recognise(data: bytes, origin: str, *, strict: bool) -> tuple[str, Found] | None:
     """A pbem orders/state file, schema-checked; None if it is not one (strict: if it claims to be, it must be)."""
     try:
         text = data.decode("utf-8")
@@ -102,6 +197,8 @@ def recognise(data: bytes, origin: str, *, strict: bool) -> tuple[Found, dict] |
         if strict:
             raise InputError(f"{exc.message} (is the file cut short?)", where=origin) from None
         return None
+    except RecursionError:
+        raise InputError("a pbem file nested too deeply to read", where=origin) from None
     if not isinstance(doc, dict) or doc.get("format") not in FORMATS:
         if strict:
             raise InputError("mentions a pbem format but is not a pbem orders or state file", where=origin)
@@ -109,7 +206,10 @@ def recognise(data: bytes, origin: str, *, strict: bool) -> tuple[Found, dict] |
     kind = FORMATS[doc["format"]]
     validate(doc, kind, origin)
     side = doc.get("side") if kind == "orders" else None
-    return Found(kind, str(doc["game"]), int(doc["step"]), side, data, origin, digest(doc)), doc
+    problem = name_problem(doc["step"], side if kind == "orders" else None)
+    if problem:
+        raise InputError(f"{problem}: pbem cannot save this file under a name made from it", where=origin)
+    return kind, Found(kind, str(doc["game"]), int(doc["step"]), side, data, origin, digest(doc), doc)
 
 
 def html_to_text(markup: str) -> str:
@@ -119,63 +219,6 @@ def html_to_text(markup: str) -> str:
     s = re.sub(r"(?i)</?(p|div|pre|li|tr|h[1-6]|blockquote)\b[^>]*>\r?\n?", "\n", s)
     s = re.sub(r"<[^>]*>", "", s)
     return html.unescape(s).replace("\xa0", " ")
-
-
-def _segments(text: str) -> list[list[str]]:
-    """Runs of lines at one quoting depth, "> " removed, each cut at its "-- " signature line."""
-    out: list[list[str]] = []
-    depth = -1
-    cut = False
-    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
-        m = _QUOTE.match(line)
-        d = m.group(0).count(">") if m else 0
-        body = line[m.end():] if m else line
-        if d != depth:
-            out.append([])
-            depth, cut = d, False
-        if body.rstrip() == "--":
-            cut = True
-        if not cut:
-            out[-1].append(body.rstrip())
-    return out
-
-
-def yaml_blocks(text: str) -> tuple[list[bytes], list[str]]:
-    """pbem YAML blocks pasted into a body: the largest window around each `format:` line that is valid."""
-    blocks: list[bytes] = []
-    problems: list[str] = []
-    for lines in _segments(text):
-        for i, line in enumerate(lines):
-            if not _FORMAT_LINE.match(line):
-                continue
-            lo, hi = i, i + 1
-            while lo > 0 and (not lines[lo - 1].strip() or _YAMLISH.match(lines[lo - 1])):
-                lo -= 1
-            while hi < len(lines) and (not lines[hi].strip() or _YAMLISH.match(lines[hi])):
-                hi += 1
-            block, why = _best_window(lines, lo, i, hi)
-            if block is not None:
-                blocks.append(block)
-            else:
-                problems.append(why)
-    return blocks, problems
-
-
-def _best_window(lines: list[str], lo: int, at: int, hi: int) -> tuple[bytes | None, str]:
-    why = "a pasted pbem block that does not parse"
-    tries = 0
-    for start in range(lo, at + 1):
-        for end in range(hi, at, -1):
-            tries += 1
-            if tries > _MAX_TRIES:
-                return None, why
-            text = textwrap.dedent("\n".join(lines[start:end])).strip("\n") + "\n"
-            try:
-                if recognise(text.encode("utf-8"), "pasted block", strict=False) is not None:
-                    return text.encode("utf-8"), ""
-            except PbemError as exc:
-                why = f"a pasted pbem block is not valid: {exc}"
-    return None, why
 
 
 def _leaf_bytes(part: EmailMessage) -> bytes:
@@ -188,110 +231,129 @@ def _leaf_bytes(part: EmailMessage) -> bytes:
 def _text_of(part: EmailMessage) -> str:
     try:
         text = part.get_content()
-    except (LookupError, UnicodeError, KeyError):
+    except (LookupError, UnicodeError, KeyError, AssertionError):
         text = (part.get_payload(decode=True) or b"").decode("utf-8", "replace")
-    return html_to_text(text) if part.get_content_subtype() == "html" else text
+    if part.get_content_subtype() == "html":
+        return html_to_text(text)
+    is_flowed, delsp = flowed.is_flowed(dict((part.get_params() or [])[1:]))
+    return flowed.unflow(text, delsp) if is_flowed else text
 
 
-def scan(msg: EmailMessage, label: str) -> Scan:
+def scan(letter: Letter) -> Scan:
     """Every pbem file of a message: attachments, pasted blocks, nested (forwarded) messages."""
-    out = Scan()
-    _visit(msg, msg, label, out)
+    out = Scan(letter)
+    if len(letter.raw) > MAX_MESSAGE:
+        out.left.append(LeftOut(letter, "the message", f"it is larger than {MAX_MESSAGE // 2 ** 20} MB",
+                                "ask for the files as attachments of a smaller message"))
+        return out
+    if len(re.findall(rb"(?im)^content-type:", letter.raw)) > MAX_PARTS:
+        out.left.append(LeftOut(letter, "the message", f"it has more than {MAX_PARTS} parts (nested too deeply "
+                                "or too many): not read", "ask for the files as attachments of a plain message"))
+        return out
+    try:
+        msg = _PARSER.parsebytes(letter.raw)
+        _visit(msg, msg, "", out, 0)
+    except RecursionError:
+        out.found.clear()
+        out.left.append(LeftOut(letter, "the message", "its parts are nested too deeply to read",
+                                "ask for the files as attachments of a plain message"))
+    except _UNREADABLE as exc:  # a message so malformed that the email package gives up on it
+        out.found.clear()
+        out.left.append(LeftOut(letter, "the message", f"it cannot be parsed as a mail message ({exc})",
+                                "ask for the files again, as attachments"))
     return out
 
 
-def _visit(part: EmailMessage, envelope: EmailMessage, label: str, out: Scan) -> None:
+def _visit(part: EmailMessage, envelope: EmailMessage, where: str, out: Scan, depth: int) -> None:
+    if depth > MAX_DEPTH:
+        out.left.append(LeftOut(out.letter, f"a message{where}", f"forwarded messages nested more than {MAX_DEPTH} "
+                                "deep: the inner ones were not read", "ask for the files to be sent again"))
+        return
     if part is envelope and part.get(H_GAME):
         out.games.add(str(part[H_GAME]).strip())
     ctype = part.get_content_type()
     if part.get_content_maintype() == "multipart":
-        for sub in part.get_payload():
-            _visit(sub, envelope, label, out)
+        subs = part.get_payload()
+        if ctype == "multipart/alternative":  # one content in several forms: read the plainest one only
+            plain = [p for p in subs if p.get_content_type() == "text/plain"]
+            subs = plain[:1] or subs[-1:]
+        for sub in subs:
+            _visit(sub, envelope, where, out, depth)
         return
     if ctype == "message/rfc822":
         for inner in part.get_payload():
-            _visit(inner, inner, f"{label}, forwarded message", out)
+            _visit(inner, inner, f"{where}, forwarded message", out, depth + 1)
         return
-    name = part.get_filename()
+    try:
+        name = shown(part.get_filename() or "", 80) or None
+    except _UNREADABLE:
+        name = None
     if name and name.lower().endswith(".eml"):
         inner = _PARSER.parsebytes(_leaf_bytes(part))
-        _visit(inner, inner, f"{label}, forwarded {name!r}", out)
+        _visit(inner, inner, f"{where}, forwarded {name!r}", out, depth + 1)
         return
     is_body = part.get_content_maintype() == "text" and ctype in ("text/plain", "text/html") \
         and part.get_content_disposition() != "attachment" and not name
     if is_body:
-        blocks, problems = yaml_blocks(_text_of(part))
-        out.problems += [f"{label}: {p}" for p in problems]
-        for b in blocks:
-            _add(out, recognise(b, f"{label}, pasted in the body", strict=True), envelope)
+        _body(part, envelope, where, out)
         return
     data = _leaf_bytes(part)
-    origin = f"{label}, attachment {name or ctype!r}"
-    hit = recognise(data, origin, strict=bool(_MARKER.search(data)))
-    if hit is None and (ctype in YAML_TYPES or (name or "").lower().endswith((".yaml", ".yml"))):
-        out.problems.append(f"{origin} is not a pbem orders or state file")
-    _add(out, hit, envelope)
-
-
-def _add(out: Scan, hit: tuple[Found, dict] | None, envelope: EmailMessage) -> None:
-    if hit is None:
+    origin = f"attachment {name or ctype!r}{where}"
+    try:
+        hit = recognise(data, origin, strict=bool(_MARKER.search(data)))
+    except PbemError as exc:
+        out.left.append(_unusable(out.letter, origin, exc))
         return
-    found, doc = hit
-    claimed = envelope.get(H_STATE)
-    if found.kind == "state" and claimed and str(claimed).strip() != GameState.from_dict(doc).hash():
-        raise InputError(f"the attached state does not match the message's {H_STATE} header "
-                         "(edited or swapped attachment)", where=found.origin)
-    out.found.append(found)
+    if hit is None:
+        if ctype in YAML_TYPES or (name or "").lower().endswith((".yaml", ".yml")):
+            out.notes.append(f"{origin} is not a pbem orders or state file")
+        elif part.get_content_maintype() == "text":
+            out.reports.append((origin, data.decode("utf-8", "replace")))
+        return
+    _add(out, hit[1], envelope)
 
 
-def collect(messages: list[tuple[str, EmailMessage]], game: str | None, single: bool) -> tuple[list[Found], dict]:
-    """The pbem files for `game` (every game if None), each once; messages for other games are skipped,
-    or refused when the source is a single message."""
-    found: list[Found] = []
-    others: dict[str, int] = {}
-    problems: list[str] = []
-    for label, msg in messages:
-        s = scan(msg, label)
-        problems += s.problems
-        games = {f.game for f in s.found} or s.games
-        if game is not None and games - {game}:
-            other = min(games - {game})
-            if single:
-                raise MismatchError(f"message is for game {other}, this folder is game {game}", where=label)
-            others[other] = others.get(other, 0) + 1
+def _body(part: EmailMessage, envelope: EmailMessage, where: str, out: Scan) -> None:
+    text = _text_of(part)
+    out.reports.append((f"the body{where}", text))
+    for pasted in blocks.find(text):
+        out.blocks_seen += 1
+        if out.blocks_seen > READ_BLOCKS:
             continue
-        found += s.found
-    unique: dict[str, Found] = {}
-    for f in found:
-        unique.setdefault(f.key, f)
-    if not unique:
-        where = " and ".join(f"{n} for game {g}" for g, n in sorted(others.items()))
-        detail = (f"; messages skipped: {where}" if where else "") + "".join(f"\n  - {p}" for p in problems)
-        raise InputError(f"nothing usable: no pbem orders or state{' for game ' + game if game else ''} found"
-                         + detail, where=messages[0][0] if single and messages else "")
-    return list(unique.values()), {"skipped": others, "problems": problems}
+        quoted = " (quoted)" if pasted.depth else ""
+        origin = f"{pasted.kind} pasted in the body{where}{quoted}, lines {pasted.first}-{pasted.last}"
+        try:
+            hit = recognise(pasted.text.encode("utf-8"), origin, strict=True)
+        except PbemError as exc:
+            if pasted.depth:  # a quoted copy of a file sent before, often re-wrapped by the replying client
+                out.notes.append(f"{origin}: passed over, a quoted copy that is not usable ({exc.message})")
+            else:
+                out.left.append(_unusable(out.letter, origin, exc, pasted=True))
+            continue
+        assert hit is not None
+        _add(out, hit[1], envelope, quoted=bool(pasted.depth))
+    if out.blocks_seen > READ_BLOCKS:
+        out.left.append(LeftOut(out.letter, f"pasted blocks{where}", f"the body holds {out.blocks_seen} pasted pbem "
+                                f"blocks; only the first {READ_BLOCKS} were read",
+                                "ask for the files as attachments"))
 
 
-def save(found: list[Found], outdir: Path, *, force: bool = False) -> list[dict[str, Any]]:
-    """Write every file (exact bytes) into outdir (made if missing); every check happens before the first write."""
-    if outdir.exists() and not outdir.is_dir():
-        raise UsageError("the output path is not a folder", where=str(outdir))
-    plan: dict[str, Found] = {}
-    for f in found:
-        if f.name in plan:
-            raise UsageError(f"two different files would both be saved as {f.name}: from {plan[f.name].origin} "
-                             f"and from {f.origin}", where=str(outdir))
-        plan[f.name] = f
-    outdir.mkdir(parents=True, exist_ok=True)
-    rows = []
-    for name, f in plan.items():
-        target = outdir / name
-        same = target.is_file() and target.read_bytes() == f.data
-        if target.exists() and not same and not force:
-            raise UsageError(f"{name} exists with other content; use --force to replace it", where=str(target))
-        rows.append({"file": str(target), "kind": f.kind, "game": f.game, "step": f.step, "side": f.side,
-                     "from": f.origin, "unchanged": same})
-    for row, f in zip(rows, plan.values()):
-        if not row["unchanged"]:
-            write_atomic(row["file"], f.data.decode("utf-8"), force=True)
-    return rows
+def _unusable(letter: Letter, origin: str, exc: PbemError, pasted: bool = False) -> LeftOut:
+    why = str(exc.message) + "".join(f"\n      {p}" for p in getattr(exc, "problems", []))
+    if pasted and "malformed" in why:
+        why = f"it does not parse whole ({why})"
+        todo = ("a mail client may have re-wrapped it: ask for the file as an attachment (pbem mail compose "
+                "attaches it), or paste it again with line wrapping off")
+    else:
+        todo = "ask the sender for the file again, as an attachment"
+    return LeftOut(letter, origin, why, todo, exc.exit_code)
+
+
+def _add(out: Scan, found: Found, envelope: EmailMessage, quoted: bool = False) -> None:
+    claimed = envelope.get(H_STATE)
+    if found.kind == "state" and claimed and str(claimed).strip() != GameState.from_dict(found.doc).hash():
+        out.left.append(LeftOut(out.letter, found.origin, f"the state does not match the message's {H_STATE} "
+                                "header (an edited or swapped attachment)", "ask the sender to send it again"))
+        return
+    out.found.append(Found(found.kind, found.game, found.step, found.side, found.data, found.origin, found.key,
+                           found.doc, out.letter, quoted))

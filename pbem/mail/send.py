@@ -7,6 +7,7 @@ import ssl
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from . import env as env_settings
 from ..core.errors import PbemError, UsageError
 
 
@@ -31,13 +32,8 @@ def settings(host: str | None, port: int | None, starttls: bool, user: str | Non
     host = host or env.get("PBEM_SMTP_HOST")
     if not host:
         raise UsageError("--send needs an SMTP server: --smtp-host or PBEM_SMTP_HOST")
-    starttls = starttls or env.get("PBEM_SMTP_STARTTLS", "").lower() in ("1", "true", "yes")
-    if port is None:
-        raw = env.get("PBEM_SMTP_PORT")
-        try:
-            port = int(raw) if raw else (587 if starttls else 25)
-        except ValueError:
-            raise UsageError(f"PBEM_SMTP_PORT is not a port number: {raw!r}") from None
+    starttls = env_settings.flag(starttls, env, "PBEM_SMTP_STARTTLS")
+    port = env_settings.port(port, env, "PBEM_SMTP_PORT", 587 if starttls else 25)
     user = user or env.get("PBEM_SMTP_USER") or None
     password = env.get("PBEM_SMTP_PASSWORD") or None
     if user and not password:

@@ -46,9 +46,9 @@ def test_the_russian_view_is_the_shared_report_plus_his_units():
     for n in (4, 5):
         r = run("show", EX / f"state-{n}.yaml", "--report", "text", "--secret", SECRET)
         assert r.exit_code == 0, r.output
-        assert r.output == (EX / f"report-{n}-russian-view.txt").read_text()
+        assert r.stdout == (EX / f"report-{n}-russian-view.txt").read_text()  # stderr: the example secret is 0644
         shared = (EX / f"report-{n}.txt").read_text()
-        assert r.output.startswith(shared) and "face-down" in r.output[len(shared):]
+        assert r.stdout.startswith(shared) and "face-down" in r.stdout[len(shared):]
 
 
 def test_shared_files_never_show_a_face_down_units_strength():

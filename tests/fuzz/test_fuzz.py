@@ -13,10 +13,6 @@ from hypothesis import strategies as st
 from tests.fuzz.harness import TARGETS, Worker, corpus, seeds
 from tests.fuzz.mutate import mutate
 
-KNOWN_MAIL = {  # mail/read.py is being rewritten (issue "Mail that survives"): these finds are its to cure
-    "forward-3000-deep.eml", "pasted-headers-400.eml"}
-
-
 @pytest.fixture(scope="module")
 def worker():
     w = Worker()
@@ -27,11 +23,9 @@ def worker():
 @pytest.mark.parametrize("name,path", [(n, p) for n in TARGETS for p in corpus(n)],
                          ids=[f"{n}/{p.name}" for n in TARGETS for p in corpus(n)])
 def test_every_corpus_file_ends_properly_within_the_limits(worker, name, path):
-    if name == "mail" and path.name in KNOWN_MAIL:
-        pytest.xfail("mail/read.py's rewrite cures it (the mail helper's part of issue 14)")
     res = worker.run(name, path.read_bytes())
     assert res.failure is None, res.failure
-    assert all(c in (0, 1, 2, 3) for c in res.codes)
+    assert all(c in TARGETS[name].exits for c in res.codes)
 
 
 def test_the_corpus_covers_every_target_and_every_listed_find():
@@ -47,12 +41,7 @@ def test_the_corpus_covers_every_target_and_every_listed_find():
         assert find in names, find
 
 
-MAIL_PENDING = pytest.mark.xfail(reason="mail/read.py's rewrite cures deep forwards and pasted-header floods (the "
-                                  "mail helper's part of issue 14)", strict=False)
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=MAIL_PENDING) if TARGETS[n].kind == "mail" else n
-                                  for n in sorted(TARGETS)])
+@pytest.mark.parametrize("name", sorted(TARGETS))
 @settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_mutations_of_the_corpus_end_properly_within_the_limits(worker, name, data):

@@ -90,3 +90,28 @@ def test_a_decision_step_awaits_the_defender_of_its_pending_combats():
     assert [p.code for p in game.consistency(wrong) if p.error] == ["STATE_AWAITING"]
     moved_on = asked.evolve(phase="second-movement", awaiting=replace(asked.awaiting, side="axis", kind="orders"))
     assert "STATE_AWAITING" in [p.code for p in game.consistency(moved_on) if p.error]
+
+
+def test_a_cancelled_attack_does_not_shift_the_tables_chosen_per_combat():
+    """The defender's per-combat tables follow the attacks as the question numbers them (every declared
+    attack), so a table chosen for a later attack stays with it when an earlier one is cancelled at its
+    instant (here for attack supply cut by the first combat, SUPPLY (C))."""
+    s = mini_state({"ssup1": "0805", "pz1": "0905", "r1": "0804", "infk1": "0703", "r3": "0803",
+                    "r2": "0806", "pzk1": "0907"}, side="soviet").evolve(options=("ask-decisions",))
+    attacks = ({"attack": "0905", "with": ["r1"]}, {"attack": "0703", "with": ["r3"]}, {"attack": "0907", "with": ["r2"]})
+    asked = game.adjudicate(s, [orders_for(s, *attacks)]).state
+    assert "3: 0907" in asked.awaiting.question
+    assert "at its instant" not in asked.awaiting.question  # every attack is supplied after movement
+    done = game.adjudicate(asked, [orders_for(asked, answers={"crt": {"1": "I", "2": "I", "3": "II"}})])
+    [cancel] = kinds(done, "attack-cancelled")
+    assert cancel["hex"] == "0703" and cancel["rule"] == "SUPPLY (C)"
+    assert [(c["number"], c["hex"], c["crt"]) for c in kinds(done, "combat")] == [(1, "0905", "I"), (2, "0907", "II")]
+
+
+def test_the_question_marks_an_attack_whose_supply_waits_for_its_instant():
+    """SUPPLY (C): an attack accepted while its attack supply is in doubt is marked so in the question."""
+    s = mini_state({"ssup1": "1003", "pz1": "0701", "r3": "0702", "r1": "0802", "r2": "0803", "lw1": "0903"},
+                   side="soviet").evolve(options=("ask-decisions",))
+    attacks = ({"attack": "0903", "with": ["r1", "r2"]}, {"attack": "0701", "with": ["r3"]})
+    question = game.adjudicate(s, [orders_for(s, *attacks)]).state.awaiting.question
+    assert "1: 0903 4:1 (4-1);" in question and question.endswith("2: 0701 2:8 (1-4) if in attack supply at its instant")

@@ -3,7 +3,8 @@ from pbem.core.scenario import find_scenario
 from pbem.rulesets.spi_barbarossa import data as spidata
 from pbem.rulesets.spi_barbarossa.position import Position
 from pbem.rulesets.spi_barbarossa.supply import attack_supply_area, general_supply, in_general_supply
-from tests.conftest import MINI, codes, mini_state
+from pbem.core import game
+from tests.conftest import MINI, codes, kinds, mini_state, orders_for, play, status, where
 
 
 def pos_of(state):
@@ -131,3 +132,75 @@ def test_H_finns_attack_only_with_a_supply_unit_in_range():
     assert codes(s, {"attack": "0402", "with": ["fin1"]}) == ["ATTACK_NO_ATTACK_SUPPLY"]
     s = mini_state({"fin1": "0302", "r1": "0402", "sup1": "0305"})
     assert codes(s, {"attack": "0402", "with": ["fin1"]}) == []
+
+
+# --- SUPPLY (C): attack supply is judged at the instant of each combat ------------------------------------
+# The Soviet supply unit ssup1 (1003) reaches r3 (0702, next to pz1 in 0701) only through 0903, three steps
+# 1003-0903-0802-0702; every other line of three steps runs through vacant hexes in pz1's zone, which Soviet
+# lines may not enter (SUPPLY (J)). An Axis support unit in 0903 (no zone of its own, ZOC (G)) blocks that hex.
+OPENS = {"ssup1": "1003", "pz1": "0701", "r3": "0702", "r1": "0802", "r2": "0803"}
+AT_PZ1 = {"attack": "0701", "with": ["r3"]}
+
+
+def test_C_attack_supplied_by_an_earlier_combats_result_is_fought():
+    """SUPPLY (C): a unit that becomes supplied during the Combat Phase may attack in it. r1 and r2 attack the
+    Luftwaffe unit blocking 0903 first (4 to 1 on CRT II: DE or Dr, and a support unit that must retreat is
+    destroyed, COMBAT (L)), so whatever the die, the line is open at r3's instant and its attack is fought."""
+    s = mini_state({**OPENS, "lw1": "0903"}, side="soviet", answers={"axis": {"crt": "II"}})
+    assert codes(s, AT_PZ1) == ["ATTACK_NO_ATTACK_SUPPLY"]  # alone, no earlier combat could open the line
+    first = {"attack": "0903", "with": ["r1", "r2"]}
+    assert codes(s, first, AT_PZ1) == []  # in doubt after movement: not a violation
+    out = play(s, first, AT_PZ1)
+    opened, fought = kinds(out, "combat")
+    assert opened["defenders"] == ["lw1"] and status(out.state, "lw1") == "eliminated"
+    assert fought["attackers"] == ["r3"] and fought["supply"] == "ssup1"
+    assert kinds(out, "attack-cancelled") == []
+
+
+def test_C_attack_still_unsupplied_at_its_instant_is_cancelled():
+    """SUPPLY (C): an attack accepted while its supply was in doubt, whose line the earlier combat left shut,
+    is cancelled at its instant (not fought, no die), and the report cites SUPPLY (C). Here r1 alone attacks the
+    supply unit in 0903 at 1 to 1 on CRT II; on Ar the blocker stays."""
+    first = {"attack": "0903", "with": ["r1"]}
+    for seed in (f"c{i}" for i in range(200)):
+        s = mini_state({**OPENS, "sup1": "0903"}, side="soviet", seed=seed, answers={"axis": {"crt": "II"}})
+        assert codes(s, first, AT_PZ1) == []
+        out = play(s, first, AT_PZ1)
+        if kinds(out, "combat")[0]["result"] == "Ar":
+            break
+    [combat] = kinds(out, "combat")
+    assert combat["result"] == "Ar" and where(out.state, "sup1") == "0903"
+    [cancel] = kinds(out, "attack-cancelled")
+    assert cancel["code"] == "ATTACK_NO_ATTACK_SUPPLY" and cancel["rule"] == "SUPPLY (C)" and cancel["order"] == 2
+    assert "r3" in next(e.text for e in out.events if e.kind == "attack-cancelled")
+    assert len(out.rolls) == 1  # no die for the cancelled attack
+
+
+def test_C_attackers_cut_off_by_an_earlier_combat_may_not_attack():
+    """SUPPLY (C): an attacking unit cut off by an earlier combat's result may not attack, though it could
+    trace to the supply unit at the start of the phase. r3's line runs 0805-0804-0803 through r1's hex, which
+    is in pz1's zone: a Soviet-held hex passes (SUPPLY (I)), a vacant one does not (SUPPLY (J)). r1 attacks
+    pz1 on rough 0905 at 2 to 16, worse than 1-5: eliminated with no die; r3's attack is then cancelled."""
+    s = mini_state({"ssup1": "0805", "pz1": "0905", "r1": "0804", "infk1": "0703", "r3": "0803"}, side="soviet")
+    doomed = {"attack": "0905", "with": ["r1"]}
+    at_infk1 = {"attack": "0703", "with": ["r3"]}
+    out = play(s, doomed, at_infk1)
+    [combat] = kinds(out, "combat")
+    assert combat["result"] == "AE" and combat["roll"] is None and status(out.state, "r1") == "eliminated"
+    [cancel] = kinds(out, "attack-cancelled")
+    assert (cancel["code"], cancel["rule"], cancel["hex"]) == ("ATTACK_NO_ATTACK_SUPPLY", "SUPPLY (C)", "0703")
+    assert status(out.state, "ssup1") == "eliminated"  # used up by r1's attack only (SUPPLY (F))
+    reverse = play(s, at_infk1, doomed)  # the same attacks the other way round: r3 fights while r1 stands
+    assert [c["hex"] for c in kinds(reverse, "combat")] == ["0703", "0905"] and kinds(reverse, "attack-cancelled") == []
+
+
+def test_C_attack_no_earlier_combat_can_supply_is_refused():
+    """SUPPLY (C), COMBAT (I): an attack with no attack supply that no earlier combat's result could give
+    (here the earlier attack is far off the line) is certainly illegal, and the orders are refused."""
+    s = mini_state({**OPENS, "lw1": "0903", "r4": "1104", "infk1": "1105"}, side="soviet")
+    elsewhere = {"attack": "1105", "with": ["r4"]}
+    assert codes(s, elsewhere) == []
+    [v] = game.check(s, [orders_for(s, elsewhere, AT_PZ1)])
+    assert (v.code, v.unit, v.rule) == ("ATTACK_NO_ATTACK_SUPPLY", "r3", "spi-barbarossa COMBAT (I)")
+    assert "whatever the earlier combats' results" in v.message
+    assert codes(s, AT_PZ1, {"attack": "0903", "with": ["r1", "r2"]}) == ["ATTACK_NO_ATTACK_SUPPLY"]  # file order

@@ -3,7 +3,9 @@
 Attacks are declared in the orders and resolved in file order, each applied at once
 (COMBAT procedure). Checks that can be made before any die is rolled are violations;
 what only the dice can cause (attackers cut off or gone, defenders already attacked)
-cancels the attack at its instant and is reported as an event.
+cancels the attack at its instant and is reported as an event. Attack supply is judged at
+that instant (SUPPLY (C)): an attack that lacks it after movement is refused only if no
+result of the earlier combats could give it; otherwise it waits for its instant.
 """
 from __future__ import annotations
 
@@ -35,6 +37,7 @@ class Plan:
     attack: int
     defense: int
     modifiers: list[str]
+    supply_in_doubt: bool = False  # no attack supply after movement, but an earlier combat may give it (SUPPLY (C))
 
 
 class CombatPhase:
@@ -96,7 +99,7 @@ class CombatPhase:
                 elif (min(u.loc, t), max(u.loc, t)) in pos.data.strait_pairs:
                     bad("ATTACK_ACROSS_KERCH", "COMBAT (K)", f"{u.id} cannot attack across the Kerch Straits", unit=u.id)
             attackers.append(u)
-        supply = self._supply(o, attackers, bad, instant)
+        supply, in_doubt = self._supply(o, attackers, bad, instant)
         air = self._air(o, attackers, target, bad, instant)
         if problems:
             for code, case, msg, kw in problems:
@@ -115,39 +118,64 @@ class CombatPhase:
             value, reasons = hex_defense(pos, t, hexes, here)
             defense += value
             why += [r + (f" ({pos.hex_id(t)})" if len(targets) > 1 else "") for r in reasons]
-        return Plan(o, targets, defenders, attackers, supply, air, attack, defense, why)
+        return Plan(o, targets, defenders, attackers, supply, air, attack, defense, why, in_doubt)
 
-    def _supply(self, o: Attack, attackers: list[PUnit], bad: Any, instant: bool) -> PUnit | None:
-        """SUPPLY (I), (C), (G); Rasputitsa (A), Winter (B): a supply unit in range of every attacker."""
+    def _supply(self, o: Attack, attackers: list[PUnit], bad: Any, instant: bool) -> tuple[PUnit | None, bool]:
+        """SUPPLY (I), (C), (G); Rasputitsa (A), Winter (B): a supply unit in range of every attacker.
+
+        Returns the supply unit, and whether the attack's supply is only in doubt: before any die (not
+        `instant`) an attack short of supply is accepted when it would be supplied with every defender of
+        the earlier attacks gone. That is the most any earlier result can open: only a defender's leaving
+        frees a hex or a ZOC, an attacker's retreat enters no hex that blocks its side's lines (ZOC (F)),
+        and this attack's own units and the supply units do not move before its instant (SUPPLY (C)).
+        """
         pos = self.pos
         if not attackers:
-            return None
+            return None, False
         own = pos.supply_units(self.side)
         if o.supply is not None:
             chosen = pos.units.get(o.supply)
             if chosen is None or chosen.side != self.side or chosen.ct.cls != "supply" or not chosen.active:
                 bad("ATTACK_BAD_SUPPLY_UNIT", "SUPPLY (I)", f"{o.supply} is not a supply unit of yours on the map",
                     unit=o.supply)
-                return None
+                return None, False
             own = [chosen]
-        best: tuple[int, list[PUnit]] | None = None  # the supply unit that reaches the most attackers
-        for s in own:
-            if supplied_for_attack(pos, s, [u.loc for u in attackers]):
-                return s
-            short = [u for u in attackers if not supplied_for_attack(pos, s, [u.loc])]
-            if best is None or len(short) < best[0]:
-                best = (len(short), short)
-        short = best[1] if best is not None else attackers  # only the units out of reach are named
+        found, short = self._reaching(own, attackers)
+        if found is not None:
+            return found, False
+        earlier = [pos.units[uid] for uid in sorted(self.attacked_units)]
+        if not instant and earlier:
+            with pos.lifted(earlier):
+                maybe, _ = self._reaching(own, attackers)
+            if maybe is not None:
+                return None, True
         rng = "adjacent to or stacked with" if pos.weather == "mud" or (pos.weather == "winter" and self.side == AXIS) \
             else f"within {3 if self.side == SOVIET else 6} hexes of"
         case = "Rasputitsa (A)" if pos.weather == "mud" else ("Winter (B)" if pos.weather == "winter" and self.side == AXIS
                                                              else "COMBAT (I)")
         target = "supply unit " + o.supply if o.supply else ("the supply unit that reaches the other attackers"
                                                             if len(short) < len(attackers) else "any supply unit")
+        when = ""
+        if instant:  # SUPPLY (C): judged at the instant of this combat
+            case, when = "SUPPLY (C)", " at the instant of this combat"
+        elif earlier:
+            when = ", whatever the earlier combats' results"
         bad("ATTACK_NO_ATTACK_SUPPLY", case,
-            f"{'+'.join(u.id for u in short)} {'are' if len(short) > 1 else 'is'} not {rng} {target} by an unobstructed line",
-            unit=short[0].id, place=short[0].loc)
-        return None
+            f"{'+'.join(u.id for u in short)} {'are' if len(short) > 1 else 'is'} not {rng} {target} "
+            f"by an unobstructed line{when}", unit=short[0].id, place=short[0].loc)
+        return None, False
+
+    def _reaching(self, own: list[PUnit], attackers: list[PUnit]) -> tuple[PUnit | None, list[PUnit]]:
+        """The first supply unit (by id) in range of every attacker; else None and the attackers out of reach of
+        the supply unit that reaches the most of them (only those are named, Interpretation 17)."""
+        best: list[PUnit] | None = None
+        for s in own:
+            if supplied_for_attack(self.pos, s, [u.loc for u in attackers]):
+                return s, []
+            short = [u for u in attackers if not supplied_for_attack(self.pos, s, [u.loc])]
+            if best is None or len(short) < len(best):
+                best = short
+        return None, best if best is not None else attackers
 
     def _air(self, o: Attack, attackers: list[PUnit], target: int, bad: Any, instant: bool) -> list[tuple[PUnit, int]]:
         pos = self.pos
@@ -220,16 +248,15 @@ class CombatPhase:
 
     def resolve_all(self, attacks: Sequence[Attack], dice: Dice, answers: Mapping[str, Any],
                     source: str = "standing answer") -> None:
-        number = 0
-        for o in attacks:
-            if o.index in self.step.drop:
-                continue
+        number = 0  # combats fought; `declared` counts the attacks as the decision question numbers them
+        declared = [o for o in attacks if o.index not in self.step.drop]
+        for asked, o in enumerate(declared, start=1):
             plan = self.plan(o, instant=True)
             if plan is None:
                 continue
             self.claim(plan)
             number += 1
-            self.resolve(plan, number, dice, answers, source)
+            self.resolve(plan, number, dice, answers, source, asked)
             relieve(self.pos)
         for s in sorted(self.spent_supply.values(), key=lambda u: u.id):  # SUPPLY (F): at the end of the phase
             if s.active:
@@ -239,8 +266,9 @@ class CombatPhase:
 
     def choose_crt(self, plan: Plan, number: int, answers: Mapping[str, Any], source: str) -> tuple[Crt, str]:
         """The defender chooses the CRT (COMBAT general rule): one table for every combat (`crt: I`) or one
-        per combat (`crt: {1: I, 2: II}`), given as a standing answer or as the answer to a decision step;
-        `auto`, or no answer, takes our documented default."""
+        per combat (`crt: {1: I, 2: II}`, by the attack's place among the declared attacks, as the decision
+        question numbers them, so a cancelled attack shifts none), given as a standing answer or as the answer
+        to a decision step; `auto`, or no answer, takes our documented default."""
         crts = self.pos.data.crts
         wanted = answers.get("crt", "auto")
         if isinstance(wanted, Mapping):
@@ -258,9 +286,10 @@ class CombatPhase:
         return crts[best], "default: fewest defender eliminations"
 
     def resolve(self, plan: Plan, number: int, dice: Dice, answers: Mapping[str, Any],
-                source: str = "standing answer") -> None:
+                source: str = "standing answer", asked: int | None = None) -> None:
+        """Fight combat `number` (its die label); `asked` is its number among the declared attacks (CRT choice)."""
         st, pos = self.step, self.pos
-        crt, why = self.choose_crt(plan, number, answers, source)
+        crt, why = self.choose_crt(plan, asked or number, answers, source)
         col = crt.column_for(plan.attack, plan.defense)
         label = f"combat/{pos.turn}/{self.side}/{number}"
         if col is None:

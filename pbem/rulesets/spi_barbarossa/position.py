@@ -5,8 +5,9 @@ state at the end. Hexes are integer indexes here (see board.topology).
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from ...board.bits import places_of
 from ...core.frozen import freeze, thaw
@@ -211,6 +212,18 @@ class Position(Occupancy):
         return self.side_at(hex_) == enemy(side) and hex_ not in self.vacated
 
     # --- changes -------------------------------------------------------------------
+    @contextmanager
+    def lifted(self, units: Iterable[PUnit]) -> Iterator[None]:
+        """A what-if: these units off the map while the block runs, then back in their hexes as they were."""
+        taken = [(u, u.loc) for u in units if u.active]
+        for u, _ in taken:
+            self.remove(u)
+        try:
+            yield
+        finally:
+            for u, loc in reversed(taken):
+                self.place(u, loc)
+
     def vacate(self, hex_: int) -> None:
         """Overrun units are ignored until the end of the phase (OVERRUN procedure)."""
         self.vacated.add(hex_)

@@ -237,6 +237,7 @@ class SpiBarbarossa(Ruleset):
                                  "attacks": [{"index": o.index, "order": thaw(ofile.orders[o.index])} for o in attacks]}
         lines = [f"{n}: {'+'.join(pos.hex_id(t) for t in p.targets)} {p.attack}:{p.defense} "
                  f"({odds_text(odds_column(p.attack, p.defense, next(iter(pos.data.crts.values())).columns))})"
+                 + (" if in attack supply at its instant" if p.supply_in_doubt else "")
                  for n, p in enumerate(plans, start=1)]
         pos.extras["question"] = "crt for each combat (I, II or auto): " + "; ".join(lines)
         step.event("decision", f"the defender is asked to choose the combat results tables: {'; '.join(lines)}",

@@ -2,84 +2,30 @@
 from __future__ import annotations
 
 import mailbox
-import socket
+import re
 from email import policy
-from email.message import EmailMessage
-from email.parser import BytesParser
-from pathlib import Path
 
 import yaml
-from click.testing import CliRunner
 
-from pbem.cli.main import main
 from pbem.core import game
-from tests.conftest import MINI
-
-DATE = "Mon, 01 Jan 2024 12:00:00 +0000"
-ATTACK = [{"attack": "0705", "with": ["pz2"], "supply": "sup1", "air": ["lw1"], "note": "Lvov <first> & fast"}]
-
-
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def new_game(tmp_path: Path, gid: str = "g-mail") -> Path:
-    d = tmp_path / gid
-    r = run("game", "init", MINI, d, "--player", "axis=alice@example.org", "--player", "soviet=bob@example.org",
-            "--seed", "mail", "--setup", "historical", "--game-id", gid)
-    assert r.exit_code == 0, r.output
-    return d
-
-
-def orders_doc(d: Path, side: str = "axis", items=ATTACK) -> dict:
-    state = game.load_state(str(max(d.glob("*-state.yaml"))))
-    return {"format": "pbem/orders@1", "game": state.game, "side": side, "step": state.step,
-            "state": state.hash(), "orders": items}
-
-
-def orders_file(d: Path, name: str = "my-orders.yaml") -> Path:
-    p = d.parent / name
-    p.write_text(yaml.safe_dump(orders_doc(d), sort_keys=False))
-    return p
-
-
-def compose(d: Path, out: Path, *extra) -> bytes:
-    r = run("mail", "compose", d, "--from-side", "axis", "-o", out, "--date", DATE, *extra)
-    assert r.exit_code == 0, r.output
-    return out.read_bytes()
-
-
-def read(src: Path, outdir: Path, *extra):
-    outdir.mkdir(exist_ok=True)
-    return run("mail", "read", src, "-o", outdir, *extra)
-
-
-def parse(raw: bytes) -> EmailMessage:
-    return BytesParser(policy=policy.default).parsebytes(raw)
-
-
-def plain_message(body: str | None = None, *, html: str | None = None, subject: str = "orders") -> EmailMessage:
-    m = EmailMessage()
-    m["From"], m["To"], m["Subject"] = "alice@example.org", "bob@example.org", subject
-    if html is not None:
-        m.set_content(html, subtype="html")
-    else:
-        m.set_content(body or "")
-    return m
+from tests.mail.helpers import (DATE, attach, compose, free_port, new_game, orders_doc, orders_file, parse,
+                                plain_message, read, run)
 
 
 def test_compose_is_reproducible_and_reads_back_byte_identical(tmp_path):
     d = new_game(tmp_path)
     o = orders_file(d)
     raw = compose(d, tmp_path / "a.eml", "--orders", o)
-    assert compose(d, tmp_path / "b.eml", "--orders", o) == raw
+    again = compose(d, tmp_path / "b.eml", "--orders", o)
+    mid = re.compile(rb"Message-ID:\s*<[^>]*>")
+    assert mid.sub(b"", again) == mid.sub(b"", raw) and mid.search(again)[0] != mid.search(raw)[0]  # a new message
     assert b"\r\n" in raw and b"\n" not in raw.replace(b"\r\n", b"")
     m = parse(raw)
     state = game.load_state(str(d / "0000-state.yaml"))
     assert m["Subject"] == "[pbem] g-mail T1 Axis orders (movement-combat)"
     assert (m["From"], m["To"]) == ("alice@example.org", "bob@example.org")
     assert (m["X-Pbem-Game"], m["X-Pbem-Step"], m["X-Pbem-State"]) == ("g-mail", "0", state.hash())
-    assert m["Message-ID"].startswith("<pbem-g-mail-0-axis-orders-") and m["Date"] == DATE
+    assert m["Message-ID"].strip().startswith("<pbem-g-mail-0-axis-orders-") and m["Date"] == DATE
     names = [p.get_filename() for p in m.iter_attachments()]
     assert names == ["0000-state.yaml", "my-orders.yaml"]
     assert all(p.get_content_type() == "application/x-yaml" for p in m.iter_attachments())
@@ -101,15 +47,10 @@ def test_read_submit_adjudicates_and_the_answer_carries_the_report(tmp_path):
     assert m["Subject"].startswith("[pbem] g-mail T1 Soviet state") and m["X-Pbem-Step"] == "1"
     report = (d / "0001-report.txt").read_text()
     assert m.get_body(("plain",)).get_content().replace("\r\n", "\n").startswith(report.rstrip("\n"))
-    assert [p.get_filename() for p in m.iter_attachments()] == ["0001-state.yaml", "0001-report.txt"]
+    assert [p.get_filename() for p in m.iter_attachments()] == ["0001-state.yaml", "0001-report.txt",
+                                                                 "0000-orders-axis.yaml"]  # the orders it was made from
     again = read(tmp_path / "a.eml", tmp_path / "in", "--game-dir", d, "--submit")  # re-reading is harmless
     assert again.exit_code == 0 and "already filed" in again.output
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def test_send_over_smtp_and_read_the_received_message(tmp_path, monkeypatch):
@@ -172,18 +113,17 @@ def test_read_mbox_and_maildir_keep_only_this_games_messages(tmp_path):
     for raw in (theirs, chatter, ours):
         md.add(raw)
     for src, out in ((tmp_path / "in.mbox", "m"), (tmp_path / "Maildir", "md")):
-        r = read(src, tmp_path / out, "--game-dir", d, "--json")
+        again = read(src, tmp_path / "again", "--game-dir", d)  # the mbox's messages, read through already
+        assert again.exit_code == 0 and ("0 new message(s) read of 3" in again.output) == (out == "md"), again.output
+        r = read(src, tmp_path / out, "--game-dir", d, "--json", "--all")
         assert r.exit_code == 0, r.output
         assert sorted(p.name for p in (tmp_path / out).iterdir()) == ["0000-orders-axis.yaml", "0000-state.yaml"]
         assert (tmp_path / out / "0000-orders-axis.yaml").read_bytes() == o.read_bytes()
         assert '"g-other": 1' in r.output
     r = read(tmp_path / "in.mbox", tmp_path / "all")  # no game folder: every pbem message
-    assert r.exit_code == 2 and "two different files" in r.output  # both games' 0000-state.yaml
-    assert list((tmp_path / "all").iterdir()) == []
-
-
-def attach(m: EmailMessage, data: bytes, name: str, cte: str, subtype: str = "x-yaml", main: str = "application"):
-    m.add_attachment(data, maintype=main, subtype=subtype, filename=name, cte=cte)
+    assert r.exit_code == 4 and "state of game g-mail for step 0, while those of game g-other" in r.output
+    assert sorted(p.name for p in (tmp_path / "all").iterdir()) == ["0000-orders-axis.yaml", "0000-state.yaml",
+                                                                   "mail-read.yaml"]
 
 
 def test_quoted_printable_and_base64_attachments_with_crlf(tmp_path):
@@ -266,7 +206,7 @@ def test_a_message_with_nothing_usable(tmp_path):
     assert list((tmp_path / "in").iterdir()) == []
 
 
-def test_a_truncated_attachment_saves_nothing(tmp_path):
+def test_a_truncated_attachment_is_left_out_and_the_rest_saved(tmp_path):
     d = new_game(tmp_path)
     o = orders_file(d).read_bytes()
     for cut in (len(o) // 2, o.index(b"orders:") + 3):
@@ -275,9 +215,15 @@ def test_a_truncated_attachment_saves_nothing(tmp_path):
         attach(m, o[:cut], "orders.yaml", "base64")
         (tmp_path / "t.eml").write_bytes(m.as_bytes())
         r = read(tmp_path / "t.eml", tmp_path / "in", "--game-dir", d)
-        assert r.exit_code == 2, r.output
-        assert "orders.yaml" in r.output
-        assert list((tmp_path / "in").iterdir()) == []
+        assert r.exit_code == 4, r.output
+        assert "left out: attachment 'orders.yaml'" in r.output
+        assert sorted(p.name for p in (tmp_path / "in").iterdir()) == ["0000-state.yaml"]
+        m = plain_message("orders attached")
+        attach(m, o[:cut], "orders.yaml", "base64")
+        (tmp_path / "t.eml").write_bytes(m.as_bytes())
+        r = read(tmp_path / "t.eml", tmp_path / "alone", "--game-dir", d)
+        assert r.exit_code == 2 and "orders.yaml" in r.output  # nothing else in the message: its own exit code
+        assert list((tmp_path / "alone").iterdir()) == []
 
 
 def test_a_state_that_does_not_match_its_header_is_refused(tmp_path):
