@@ -131,6 +131,7 @@ def start(scenario: str, folder: Path, seed: str = "conformance") -> Played:
         (folder / "secrets").mkdir(exist_ok=True)
         path = folder / "secrets" / f"{side}.secret"
         path.write_text(yaml.safe_dump(sec))
+        path.chmod(0o600)  # a secret's mode, as `pbem keys new` writes it (pbem warns of a readable one)
         secrets[side] = path
         hidden_args += ["--hidden", f"{side}={hidden.key_of(sec['seed'])}"]
     s0 = folder / "s000.yaml"

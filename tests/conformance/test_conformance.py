@@ -156,6 +156,7 @@ RECIPES: dict[str, Recipe] = {
     "check": lambda c: [([c.state_path, *c.pending], {0, 1} if c.pending else {2})],
     "game apply-policy": lambda c: [([c.folder, "--side", c.side], ANY)],
     "game init": lambda c: [([c.p.scenario, c.out(""), "--seed", "x", *c.hidden_args()], {0})],
+    "game remind": lambda c: [([c.folder, "-o", c.out(".eml"), "--early", "--date", "2026-01-01"], ANY)],
     "game receive": lambda c: [([c.folder, c.after, *c.orders], ANY)],
     "game seal": lambda c: [([c.folder, o], ANY) for o in _folder_orders(c)[:1]],
     "game status": lambda c: [([c.folder], {0})],
@@ -163,6 +164,7 @@ RECIPES: dict[str, Recipe] = {
     "hidden check": lambda c: _hidden_check(c),
     "hidden open": lambda c: [([c.state_path, "--secret", path, "-o", c.out()], {0}) for path in c.p.secrets.values()]
     or [([c.state_path, "--secret", _keys(c), "-o", c.out()], {2})],
+    "keys public": lambda c: [([_keys(c)], {0})],
     "keys new": lambda c: [(["--side", c.side, "-o", c.out()], {0})],
     "map": lambda c: [([c.state_path, "-o", c.out(".svg")], {0}),
                       ([c.state_path, "--side", c.side, *own(c.p, c.side), "--around", c.place, "-o", c.out(".svg")],
