@@ -148,6 +148,9 @@ def _step(state: GameState, level_of: Callable[[str], str], secrets: dict[str, d
     lost = {u.id for u in state.units} - {u.id for u in nxt.units}
     if lost:
         raise AssertionError(f"step {state.step} lost units from the record: {sorted(lost)[:5]}")
+    broken = [p.line() for p in game.consistency(nxt) if p.error]  # what loading the state file would refuse
+    if broken:
+        raise AssertionError(f"step {state.step} leaves a state its own checks refuse: {'; '.join(broken[:3])}")
     import yaml
 
     from .core.loading import dump_yaml

@@ -102,6 +102,18 @@ def test_the_documented_crt_per_combat_answer_still_reads(tmp_path):
     assert r.exit_code in (0, 1), r.output  # a well-formed answer: whatever the rules say of the orders
 
 
+@pytest.mark.parametrize("answers,items", [
+    ({"no_retreat": "german"}, []),  # BF XIII.B.2: a name, and one of the words
+    ({"siberian": 4}, []),  # IX.B.3: a number, and a (numeric) name
+    ({}, [{"attack": "0512", "with": ["de-pzk39"], "exchange_eliminates": "all"}]),  # XIII.F: a name, and the word
+])
+def test_a_value_two_shapes_of_a_coatney_field_accept_still_reads(tmp_path, answers, items):
+    """Where a field takes a word or a name (or a number or a name), the word is both: the schema takes it
+    (anyOf, not oneOf, which refused what matched twice)."""
+    r = check(tmp_path, "file", items, answers=answers)
+    assert r.exit_code in (0, 1), r.output
+
+
 @pytest.mark.parametrize("field,value,fragment", [
     ("side", "../../etc", "$.side"),
     ("side", "axis\u0000", "$.side"),

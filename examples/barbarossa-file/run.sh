@@ -11,7 +11,7 @@ OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 FMT=text
 
-"$PBEM" new barbarossa-file/barbarossa-file-1941 --setup historical --seed bf-demo-34 --game-id bf-1941 -o "$OUT/state-0.yaml" >/dev/null
+"$PBEM" new barbarossa-file/barbarossa-file-1941 --setup historical --seed bf-demo-264 --game-id bf-1941 -o "$OUT/state-0.yaml" >/dev/null
 echo "== refused: orders-illegal.yaml (a panzer corps moved twice, XI.A.1) =="
 if "$PBEM" check "$HERE/state-0.yaml" "$HERE/orders-illegal.yaml"; then
   echo "expected the illegal orders to be refused" >&2; exit 1

@@ -57,11 +57,13 @@ HEX_TILE = 360.0  # hexes are merged into one path per terrain colour per square
 
 
 class Canvas:
-    """Drawing operations in order. `hex_radius` sizes the `hexagon` operation (one shape reused per hex)."""
+    """Drawing operations in order. `hex_radius` sizes the `hexagon` operation (one shape reused per hex), flat-topped
+    or, `pointy`, with a corner up (a printed sheet's rows)."""
 
-    def __init__(self, hex_radius: float = 0.0) -> None:
+    def __init__(self, hex_radius: float = 0.0, pointy: bool = False) -> None:
         self.ops: list[tuple] = []
         self.hex_radius = hex_radius
+        self.pointy = pointy
 
     # --- structure ---
     def group(self, cls: str = "", data: Sequence[tuple[str, str]] = (), title: str = "") -> None:
@@ -109,7 +111,7 @@ class Canvas:
 
     # --- output ---
     def svg(self) -> str:
-        return _ops_svg(self.ops, self.hex_radius)
+        return _ops_svg(self.ops, self.hex_radius, self.pointy)
 
     def layers(self) -> list[tuple[str, list[str]]]:
         """The SVG as its top-level groups (the layers: control, units, events ...), each the markup of its
@@ -139,10 +141,10 @@ class Canvas:
                 else:
                     items.append(item)
                 item = []
-        return [(tag, [_ops_svg(ops, self.hex_radius) for ops in items]) for tag, items in layers]
+        return [(tag, [_ops_svg(ops, self.hex_radius, self.pointy) for ops in items]) for tag, items in layers]
 
 
-def _ops_svg(ops: Sequence[tuple], r: float) -> str:
+def _ops_svg(ops: Sequence[tuple], r: float, pointy: bool = False) -> str:
     """Operations as SVG, one line each, a run of hexes merged (`_hexes_svg`)."""
     out: list[str] = []
     hexes: list[tuple] = []
@@ -151,25 +153,28 @@ def _ops_svg(ops: Sequence[tuple], r: float) -> str:
             hexes.append(op)
             continue
         if hexes:
-            out.append(_hexes_svg(hexes, r))
+            out.append(_hexes_svg(hexes, r, pointy))
             hexes = []
         out.append(_svg(op))
     if hexes:
-        out.append(_hexes_svg(hexes, r))
+        out.append(_hexes_svg(hexes, r, pointy))
     return "\n".join(out)
 
 
-def _hexes_svg(ops: Sequence[tuple], r: float) -> str:
+def _hexes_svg(ops: Sequence[tuple], r: float, pointy: bool = False) -> str:
     """A run of hexes as one path per map tile and terrain colour (tiles in the order first drawn, colours sorted):
     hexes never overlap, so the order within a run does not show. The outline is the group's stroke."""
     import math
 
     h, half = f(r * math.sin(math.radians(60))), f(r / 2)
-    shape = f"l-{half}-{h}h-{f(r)}l-{half} {h} {half} {h}h{f(r)}z"  # from the right corner, anticlockwise
+    if pointy:  # from the top corner, clockwise
+        shape, dx, dy = f"l{h} {half}v{f(r)}l-{h} {half}-{h}-{half}v-{f(r)}z", 0.0, -r
+    else:  # from the right corner, anticlockwise
+        shape, dx, dy = f"l-{half}-{h}h-{f(r)}l-{half} {h} {half} {h}h{f(r)}z", r, 0.0
     tiles: dict[tuple[int, int], dict[str, list[str]]] = {}
     for _, x, y, fill, _place in ops:
         tile = tiles.setdefault((int(x // HEX_TILE), int(y // HEX_TILE)), {})
-        tile.setdefault(fill, []).append(f"M{f(x + r)} {f(y)}{shape}")
+        tile.setdefault(fill, []).append(f"M{f(x + dx)} {f(y + dy)}{shape}")
     paths = [f'<path fill="{fill}" d="{"".join(parts)}"/>' for tile in tiles.values()
              for fill, parts in sorted(tile.items())]
     return '<g class="hexes" stroke="#b9b29a" stroke-width="0.6">' + "\n".join(paths) + "</g>"

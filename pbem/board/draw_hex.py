@@ -52,7 +52,8 @@ def drawing(view: View, *, around: str | None = None, radius: int | None = None)
     places, centre, x0, y0, w, h = frame(view, window(view, around, radius), r + 8, r + 8, 520.0)
     hh = header_height(view, w)
 
-    base = Canvas(r)
+    pointy = view.board.pointy
+    base = Canvas(r, pointy)
     base.group("terrain")
     for p in places:
         base.hexagon(p.x, p.y, TERRAIN.get(p.terrain, "#efe8c8"), p.id)
@@ -64,13 +65,13 @@ def drawing(view: View, *, around: str | None = None, radius: int | None = None)
             base.rect(p.x - 3.5, p.y - 3.5, 7, 7, "#222222")
             base.text(p.x, p.y + r * 0.77, city_label(p), 8.5, fill="#222", bold=True, halo="#ffffff")
     base.end()
-    labels = Canvas(r)  # over the base: nothing in it overlaps a hex id
+    labels = Canvas(r, pointy)  # over the base: nothing in it overlaps a hex id
     labels.labels([(p.x, p.y - r * 0.55, p.id) for p in places], 7.5, fill="#5a5a5a", cls="hex-ids")
     codes = [(p.x - r * 0.62, p.y + r * 0.12, p.code) for p in places if p.code]
     if codes:
         labels.labels(codes, 6.5, fill="#7a5420", anchor="start", cls="hex-codes")
 
-    over = Canvas(r)
+    over = Canvas(r, pointy)
     over.group("control")
     for p in places:
         if p.controller and p.name:
@@ -93,7 +94,7 @@ def drawing(view: View, *, around: str | None = None, radius: int | None = None)
         over.text(x, y - r * 0.55, pid, 7.5, fill="#333", halo="#ffffff")
     over.end()
     header(over, view, x0, y0 - hh, w)
-    return Drawing(x0, y0 - hh, w, h + hh, r, base, over, colours(shown), labels)
+    return Drawing(x0, y0 - hh, w, h + hh, r, base, over, colours(shown), labels, pointy)
 
 
 def city_label(p) -> str:

@@ -249,6 +249,7 @@ class Drawing:
     overlay: Canvas
     colours: tuple[str, ...]
     labels: Canvas = field(default_factory=Canvas)
+    pointy: bool = False  # the hexagons' corners point up (a printed sheet's rows)
 
     def layers(self) -> Layers:
         box = f"{f(self.x)} {f(self.y)} {f(self.width)} {f(self.height)}"
@@ -262,7 +263,7 @@ def base_svg(drawing: Drawing) -> tuple[str, str]:
     (pbem.view.cache) under the digest of their operations and of the code that writes them (canvas.py)."""
     from ..view import cache
 
-    key = cache.key_of(cache.code_digest(Canvas.__module__), drawing.hex_radius, drawing.base.ops,
+    key = cache.key_of(cache.code_digest(Canvas.__module__), drawing.hex_radius, drawing.pointy, drawing.base.ops,
                        drawing.labels.ops)
     found = cache.read("svg", key, 2)
     if found is not None:

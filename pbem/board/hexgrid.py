@@ -1,7 +1,14 @@
-"""A hex grid of flat-topped hexes in columns, ids 'CCRR', even columns shifted down.
+"""A hex grid, ids 'CCRR': the rules see only which hexes are neighbours, the same in both layouts.
 
-The layout is the one the map builder writes (`grid.layout: flat-columns-even-down`).
-Internally hexes become cube coordinates for distance and integer indexes for search.
+The map builder writes one of two layouts (`grid.layout`), which differ only in how the grid lies on the page:
+- `flat-columns-even-down`: flat-topped hexes in columns CC from the west, rows RR from the north, even columns
+  shifted half a hex south (SPI Barbarossa, The Russian Portfolio);
+- `pointy-rows-even-right`: a printed sheet's lattice, pointy-topped hexes in rows CC from the north (the printed
+  letter rows, A=01), columns RR from the west, even rows half a hex east (The Barbarossa File: id and printed
+  code name one hex, with the printed neighbours). It is the first layout turned a quarter and mirrored, so the
+  same index arithmetic gives its neighbours.
+Internally hexes become cube coordinates for distance and integer indexes for search; `east` says where a hex
+lies west to east, for the rules that move something toward a side.
 """
 from __future__ import annotations
 
@@ -14,6 +21,8 @@ from types import MappingProxyType
 from ..core.frozen import EMPTY, freeze
 from .topology import Topology
 
+FLAT, POINTY = "flat-columns-even-down", "pointy-rows-even-right"
+LAYOUTS = (FLAT, POINTY)
 # Cube direction vectors (x, z) for flat-topped hexes.
 _DIRECTIONS = ((1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1))
 
@@ -53,9 +62,12 @@ class HexGrid(Topology):
     kind = "hex"
 
     def __init__(self, columns: int, rows: int, hexes: Mapping[str, Mapping[str, Any]],
-                 hexsides: Mapping[frozenset, Mapping[str, Any]], names: Mapping[str, str]) -> None:
+                 hexsides: Mapping[frozenset, Mapping[str, Any]], names: Mapping[str, str],
+                 layout: str = FLAT) -> None:
         super().__init__(_grid_ids(columns, rows), names)
-        self.columns, self.rows = columns, rows
+        if layout not in LAYOUTS:
+            raise SchemaError(f"unknown hex layout {layout!r}; known: {', '.join(LAYOUTS)}", where="grid.layout")
+        self.columns, self.rows, self.layout = columns, rows, layout
         self._cube: list[tuple[int, int]] | None = None  # built on the first distance() call
         self._hexes = hexes
         # Neighbours by index arithmetic (index = (col-1)*rows + row-1): odd columns meet rows r-1 and r
@@ -118,6 +130,14 @@ class HexGrid(Topology):
         self.__dict__["_shift_masks"] = masks
         return masks
 
+    def east(self, i: int) -> float:
+        """How far east the hex lies, in hexes (only comparisons mean anything): for flat columns the column, for
+        pointy rows the place in the row (even rows half a hex further)."""
+        col, row = divmod(i, self.rows)
+        if self.layout == FLAT:
+            return float(col)
+        return row + 0.5 * ((col + 1) % 2 == 0)
+
     def distance(self, a: int, b: int) -> int:
         if self._cube is None:
             self._cube = [to_cube(c, r) for c in range(1, self.columns + 1) for r in range(1, self.rows + 1)]
@@ -144,4 +164,4 @@ class HexGrid(Topology):
         names = {name: c["hex"] for name, c in (doc.get("cities") or {}).items()}
         for name, h in (doc.get("places") or {}).items():
             names.setdefault(name, h)
-        return cls(grid["columns"], grid["rows"], doc.get("hexes", {}), sides, names)
+        return cls(grid["columns"], grid["rows"], doc.get("hexes", {}), sides, names, grid.get("layout") or FLAT)

@@ -192,13 +192,17 @@ def new(scenario: str, output: str, seed: str | None, game_id: str | None, optio
               help="print the last step's report (html: a page with the map)")
 @click.option("--secret", "secret_file", help="your secret file: see your own hidden units (docs/hidden.md)")
 @click.option("--units", is_flag=True, help="list every unit the side may see, own and enemy, with place and status")
+@click.option("--check", "check_only", is_flag=True,
+              help="referee: list what the state says that cannot be (exit 2 if any is an error)")
 @json_option
 @run
 def show(state_file: str, side: str | None, report_fmt: str | None, secret_file: str | None, units: bool,
-         as_json: bool) -> None:
+         check_only: bool, as_json: bool) -> int | None:
     """Status of a game: whose turn, what is awaited, forces and cities."""
     from ..report import render
 
+    if check_only:
+        return _show_check(state_file, as_json)
     if units:
         from .view_cmds import show_units
 
@@ -252,6 +256,17 @@ def show(state_file: str, side: str | None, report_fmt: str | None, secret_file:
     _out(summary, as_json, "\n".join(lines))
 
 
+def _show_check(state_file: str, as_json: bool) -> int:
+    """`pbem show --check`: the state's own consistency checks, every problem listed (Ruleset.consistency)."""
+    state = game.load_state(state_file, check=False)
+    found = game.consistency(state)
+    errors = sum(1 for p in found if p.error)
+    _out({"ok": not errors, "problems": [p.to_dict() for p in found]}, as_json,
+         "\n".join(p.line() for p in found) if found else f"the state of game {state.game} (step {state.step}) is "
+         "consistent: no problem found")
+    return 2 if errors else 0
+
+
 def _private_view(side: str, positions: dict, fmt: str) -> str:
     """What only the hiding side sees, appended to its copy of the report (never to the shared one)."""
     head = f"Only for {side}, read with your secret (do not forward this part)"
@@ -279,13 +294,13 @@ def template(state_file: str, side: str, output: str, secret_file: str | None, f
     if side not in rs.submitters(state):
         raise UsageError(f"step {state.step} awaits {', '.join(rs.submitters(state)) or 'nobody'}, not {side!r}")
     body = {"format": "pbem/orders@1", "game": state.game, "side": side, "step": state.step, "state": state.hash()}
-    body.update(rs.template(state, side))
+    tmpl = rs.orders_template(state, side)
+    body.update(tmpl.body)
     if state.dice.mode == "committed" and side in state.dice.chains:  # with a referee, players reveal nothing
         if secret_file is None:
             raise UsageError("this game uses committed dice: give your secret file with --secret to add your reveal")
         body["dice"] = {"reveal": game.next_reveal(state, game.load_secret(secret_file), side)}
-    notes = rs.template_notes(state, side) if hasattr(rs, "template_notes") else []
-    text = "".join(f"# {n}\n" for n in notes) + dump_yaml(body)
+    text = "".join(f"# {line}\n" for note in tmpl.comment_lines() for line in str(note).splitlines()) + dump_yaml(body)
     write_atomic(output, text, force=force, protect=(state_file,) + ((secret_file,) if secret_file else ()))
     if output != "-":
         click.echo(f"orders template for {side} written to {output}")
@@ -488,57 +503,6 @@ def seal(orders_file: str, output: str, force: bool, as_json: bool) -> None:
 
 
 @main.command()
-@click.argument("attack", type=int)
-@click.argument("defense", type=int)
-@click.option("--scenario", default="spi-barbarossa/barbarossa-1941", show_default=True)
-@click.option("--double", is_flag=True, help="defender doubled by terrain (rough, river)")
-@click.option("--finns", is_flag=True, help="Finnish defenders in Finland (COMBAT (J))")
-@click.option("--air", type=int, default=0, help="Luftwaffe units assisting")
-@click.option("--winter", is_flag=True, help="winter: air units attack at one")
-@json_option
-@run
-def odds(attack: int, defense: int, scenario: str, double: bool, finns: bool, air: int, winter: bool, as_json: bool) -> None:
-    """Odds column and the exact chance of each combat result on each CRT."""
-    from ..core.scenario import find_scenario
-    from ..rulesets import get
-
-    if attack < 0 or defense <= 0:
-        raise UsageError("attack must be >= 0 and defence > 0")
-    scen = find_scenario(scenario)
-    res = get(scen.ruleset).odds(scen, attack, defense,
-                                 {"double": double, "finns_in_finland": finns, "air": air, "winter": winter})
-    lines = [f"attack {res['attack']} against defence {res['defense']}"]
-    for t in res["tables"].values():
-        parts = ", ".join(f"{k} {t['results'][k]} ({t['percent'][k]}%)" for k in t["results"])
-        lines.append(f"  {t['name']}: column {t['column']}: {parts}")
-    if res.get("overrun_possible"):
-        lines.append("  9-1 or better: an overrun is possible in a movement phase (OVERRUN)")
-    _out(res, as_json, "\n".join(lines))
-
-
-@main.command()
-@click.argument("state_file", metavar="STATE")
-@click.argument("unit")
-@click.argument("target", metavar="HEX")
-@json_option
-@run
-def route(state_file: str, unit: str, target: str, as_json: bool) -> None:
-    """Cheapest legal path for UNIT to HEX this movement phase (a help for writing orders)."""
-    state = game.load_state(state_file)
-    rs = game.ruleset_of(state)
-    if not hasattr(rs, "route"):
-        raise UsageError(f"{rs.id} has no route helper yet (it exists for spi-barbarossa)")
-    res = rs.route(state, unit, target)
-    if res["path"] is None:
-        text = f"{unit} cannot reach {res['to']} (enemy units, water or the rules block every path)"
-    else:
-        verdict = "within" if res["within_allowance"] else "beyond"
-        text = (f"{unit} to {res['to']}: path {res['path']} costs {res['cost']} MP, {verdict} its allowance "
-                f"of {res['allowance']}\norder: {{move: {unit}, path: {res['path']}}}")
-    _out(res, as_json, text)
-
-
-@main.command()
 @click.argument("name", required=False)
 @run
 def schema(name: str | None) -> None:
@@ -680,6 +644,7 @@ from . import batch_cmds  # noqa: E402,F401  (registers `pbem batch`)
 from . import key_cmds  # noqa: E402,F401  (registers `pbem keys public`)
 from . import view_cmds  # noqa: E402,F401  (registers `pbem map` and `pbem where`)
 from . import page_cmds  # noqa: E402,F401  (registers `pbem view`)
+from . import query_cmds  # noqa: E402,F401  (registers `pbem odds` and `pbem route`)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -54,6 +54,18 @@ class ReferenceError_(InputError):
     code = "UNKNOWN_REFERENCE"
 
 
+class StateInconsistent(InputError):
+    """A state file that cannot be: a unit at sea, a stack over the limit where the rules forbid it, a step
+    awaiting a side its phase does not (Ruleset.consistency); `problems` lists every one."""
+
+    code = "STATE_INCONSISTENT"
+
+    def __init__(self, problems: Sequence[str], *, where: str = "") -> None:
+        more = f" (and {len(problems) - 1} more; `pbem show --check` lists them)" if len(problems) > 1 else ""
+        super().__init__(f"the state cannot be: {problems[0]}{more}", where=where)
+        self.problems = list(problems)
+
+
 class MismatchError(PbemError):
     """Orders that do not belong to this state: other game, other step, stale hash, wrong side."""
 

@@ -17,7 +17,9 @@ from typing import Any, Mapping, Sequence
 from . import dice as dicemod
 from . import solitaire
 from .dice import Dice
-from .errors import MismatchError, OrdersRejected, PbemWarning, RevealNeeded, SchemaError, UsageError, VerificationFailed
+from .contract import Problem
+from .errors import (MismatchError, OrdersRejected, PbemWarning, RevealNeeded, SchemaError, StateInconsistent,
+                     UsageError, VerificationFailed)
 from .events import Outcome, Violation
 from .frozen import EMPTY, freeze, thaw
 from .hashing import digest
@@ -28,9 +30,23 @@ from .scenario import Scenario, find_scenario
 from .state import DiceState, GameState
 
 
-def load_state(path: str) -> GameState:
+def load_state(path: str, *, check: bool = True) -> GameState:
+    """A state file as its ruleset's rules may read it (`check_state`), refused (exit 2) when its own consistency
+    checks find what cannot be (`consistency`); `check=False` only for a referee's `pbem show --check`, which lists
+    those problems instead."""
     where = "<stdin>" if path == "-" else path
-    return check_state(load_document(path, "state"), where)
+    state = check_state(load_document(path, "state"), where)
+    if check:
+        errors = [p for p in consistency(state) if p.error]
+        if errors:
+            raise StateInconsistent([p.line().removeprefix("error: ") for p in errors], where=where)
+    return state
+
+
+def consistency(state: GameState) -> list[Problem]:
+    """What the state says that cannot be, errors first (Ruleset.consistency)."""
+    found = ruleset_of(state).consistency(state)
+    return sorted(found, key=lambda p: not p.error)
 
 
 def check_state(doc: Mapping[str, Any], where: str) -> GameState:

@@ -4,7 +4,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any, Mapping, Sequence
 
+from .consistency import basic_problems
+from .contract import Modifier, Odds, OrderForm, Problem, Route, Template, UnitLine
 from .dice import Dice
+from .errors import UsageError
 from .events import Event, Violation
 from .hidden import Keyring
 from .orders import OrdersFile
@@ -77,8 +80,63 @@ class Ruleset(ABC):
         (self-play records when each changed hands). Games without such places return {}."""
         return {}
 
-    def odds(self, scenario: Scenario, attack: int, defense: int, modifiers: Mapping[str, Any]) -> dict:
-        raise NotImplementedError(f"{self.id} has no odds calculator")
+    # --- the questions the CLI asks (pbem/core/contract.py: one shape each, whatever the game) ---------------
+    def odds_modifiers(self, scenario: Scenario) -> tuple[Modifier, ...]:
+        """The circumstances this game's odds take (`pbem odds --scenario X --help` lists them)."""
+        return ()
+
+    def odds_arguments(self, scenario: Scenario) -> str:
+        """How ATTACK and DEFENSE are read, for `pbem odds --help`."""
+        return "ATTACK and DEFENSE are the attack and defence strengths (whole numbers)"
+
+    def odds(self, scenario: Scenario, attack: Any, defense: Any, modifiers: Mapping[str, Any]) -> Odds:
+        """The odds of an attack as the player describes it, and the exact chance of every result."""
+        raise UsageError(f"{self.name} has no combat, so there are no odds to give")
+
+    def route(self, state: GameState, unit_id: str, target: str, *, check: bool = True) -> Route:
+        """The cheapest legal path of a unit to a place in the current step, with its cost; `check`: the move
+        order it gives is checked by the rules (`objection`) when the unit's side is to move."""
+        raise UsageError(f"{self.name} has no movement a route could help with")
+
+    def objection(self, state: GameState, side: str, order: Mapping[str, Any]) -> str:
+        """The rules' first objection to one order of `side` in this step, '' when it is legal: what `pbem check`
+        would say of an orders file holding only it (a helper's answer is checked by the rules themselves)."""
+        from . import game
+        from .frozen import freeze
+
+        if side not in self.submitters(state):
+            return f"step {state.step} awaits {' and '.join(self.submitters(state)) or 'nobody'}, not {side}"
+        ofile = OrdersFile(state.game, side, state.step, state.hash(), (freeze(dict(order)),))
+        found = game.check(state, [ofile])
+        return found[0].describe() if found else ""
+
+    def order_forms(self, state: GameState, side: str) -> tuple[OrderForm, ...]:
+        """The order forms (and standing answers) this step accepts from `side`."""
+        return ()
+
+    def all_order_forms(self) -> tuple[OrderForm, ...]:
+        """Every order form and standing answer of the game, whatever the step (docs, conformance tests)."""
+        return ()
+
+    def unit_lines(self, state: GameState, side: str) -> tuple[UnitLine, ...]:
+        """The side's units as its template lists them: place, allowance, supply."""
+        return ()
+
+    def template_notes(self, state: GameState, side: str) -> list[str]:
+        """Comment lines that open a template: the game, the step, what the side should know first."""
+        return []
+
+    def orders_template(self, state: GameState, side: str) -> Template:
+        """What `pbem template` writes: the default orders and answers (`template`), with the step's notes, its
+        order forms and the side's units as comments."""
+        return Template(body=self.template(state, side), notes=tuple(self.template_notes(state, side)),
+                        forms=self.order_forms(state, side), units=self.unit_lines(state, side))
+
+    def consistency(self, state: GameState) -> list[Problem]:
+        """What the state says that cannot be: every unit accounted for once, on a side of this game, a step
+        awaiting one of its sides. Rulesets add their own (places, stacks, phases): `game.load_state` refuses a
+        state with an error (exit 2), `pbem show --check` lists them all."""
+        return basic_problems(state, self.sides)
 
     def view(self, state: GameState, side: str | None, keys: Keyring | None = None, *, events: bool = True) -> Any:
         """What `side` (None: anyone) may see, as a `pbem.view.View` the shared renderers draw (docs/maps.md).

@@ -20,14 +20,19 @@ SQRT3 = math.sqrt(3.0)
 
 # --- geometry ------------------------------------------------------------------------------------
 
-def hex_centre(col: int, row: int, r: float = HEX_RADIUS) -> tuple[float, float]:
-    """Flat-topped hexes in columns, even columns half a hex down (the maps' `flat-columns-even-down`)."""
+def hex_centre(col: int, row: int, r: float = HEX_RADIUS, pointy: bool = False) -> tuple[float, float]:
+    """Flat-topped hexes in columns, even columns half a hex down (the maps' `flat-columns-even-down`); `pointy`:
+    a printed sheet's rows, id CCRR = row and column, even rows half a hex right (`pointy-rows-even-right`)."""
     h = SQRT3 * r
+    if pointy:
+        return num(MARGIN + h / 2 + (row - 1 + 0.5 * (col % 2 == 0)) * h), num(MARGIN + r + (col - 1) * 1.5 * r)
     return num(MARGIN + r + (col - 1) * 1.5 * r), num(MARGIN + h / 2 + (row - 1 + 0.5 * ((col - 1) % 2)) * h)
 
 
-def hex_size(columns: int, rows: int, r: float = HEX_RADIUS) -> tuple[float, float]:
+def hex_size(columns: int, rows: int, r: float = HEX_RADIUS, pointy: bool = False) -> tuple[float, float]:
     h = SQRT3 * r
+    if pointy:
+        return num(2 * MARGIN + (rows + 0.5) * h), num(2 * MARGIN + 2 * r + (columns - 1) * 1.5 * r)
     return num(2 * MARGIN + 2 * r + (columns - 1) * 1.5 * r), num(2 * MARGIN + (rows + 0.5) * h)
 
 
@@ -89,6 +94,7 @@ def _hex_geography(doc: Mapping[str, Any], board: Any, start_line: tuple[str, st
                    city_value: Callable[[str, Mapping[str, Any]], str],
                    city_tags: Callable[[str, Mapping[str, Any]], Sequence[str]], codes: bool) -> Geography:
     columns, n_rows = board.columns, board.rows
+    pointy = getattr(board, "layout", "") == "pointy-rows-even-right"
     hexes = doc.get("hexes") or {}
     cities: dict[str, tuple[str, Mapping[str, Any]]] = {}
     for name in sorted(doc.get("cities") or {}):
@@ -104,13 +110,16 @@ def _hex_geography(doc: Mapping[str, Any], board: Any, start_line: tuple[str, st
         text = ", ".join(_feature_text(k, v) for k, v in sorted(feats.items()))
         sides.setdefault(board.ids[a], []).append(f"{board.ids[b]}: {text}")
         sides.setdefault(board.ids[b], []).append(f"{board.ids[a]}: {text}")
-    rows, xs, ys = [], {}, {}  # centres by column, and by column parity and row: hex_centre once each
+    # Centres: x by column and y by column parity and row (flat columns), or x by row parity and row and y by
+    # row (pointy rows, where CC is the row): hex_centre once each.
+    rows: list[tuple] = []
+    xs: dict[Any, float] = {}
+    ys: dict[Any, float] = {}
     for hid in board.ids:
         col, row = int(hid[:2]), int(hid[2:])
-        if col not in xs:
-            xs[col] = hex_centre(col, 1)[0]
-        if (col % 2, row) not in ys:
-            ys[col % 2, row] = hex_centre(col, row)[1]
+        kx, ky = ((col % 2, row), col) if pointy else (col, (col % 2, row))
+        if kx not in xs or ky not in ys:
+            xs[kx], ys[ky] = hex_centre(col, row, pointy=pointy)
         h = hexes.get(hid) or {}
         terrain, country = str(h.get("terrain", "clear")), str(h.get("country") or "")
         name, value, tags = "", "", ()
@@ -124,7 +133,7 @@ def _hex_geography(doc: Mapping[str, Any], board: Any, start_line: tuple[str, st
             info = details(("hex", hid), ("code", code), ("city", name), ("value", value), ("terrain", terrain),
                            ("country", country), ("features", ", ".join(tags)),
                            ("hexsides", "; ".join(sides.get(hid, ()))))
-        rows.append((hid, xs[col], ys[col % 2, row], "hex", terrain, country, name, value, "", code, tags, info))
+        rows.append((hid, xs[kx], ys[ky], "hex", terrain, country, name, value, "", code, tags, info))
     places = make_places(rows)
     edges: list[Edge] = []
     for (a, b), feats in sorted(board.links().items()):
@@ -147,9 +156,9 @@ def _hex_geography(doc: Mapping[str, Any], board: Any, start_line: tuple[str, st
                 edges.append(Edge(pa.id, pb.id, details(("start_line", start_line[1]))))
             else:
                 edges.append(Edge(pa.id, pb.id, details(("national_border", f"{ca}/{cb}"))))
-    width, height = hex_size(columns, n_rows)
+    width, height = hex_size(columns, n_rows, pointy=pointy)
     title = str(doc.get("name", doc.get("id", "")))
-    return Geography(Board("hex", title, width, height, HEX_RADIUS, columns, n_rows), places, tuple(edges),
+    return Geography(Board("hex", title, width, height, HEX_RADIUS, columns, n_rows, pointy), places, tuple(edges),
                      {p.id: i for i, p in enumerate(places)})
 
 

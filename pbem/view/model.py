@@ -35,11 +35,14 @@ class Board:
     hex_radius: float = 0.0  # hex boards: centre to corner
     columns: int = 0
     rows: int = 0
+    pointy: bool = False  # hex boards: pointy-topped hexes in rows (a printed sheet's lattice), not flat in columns
 
     def to_dict(self) -> dict:
         out: dict[str, Any] = {"kind": self.kind, "title": self.title, "width": self.width, "height": self.height}
         if self.kind == "hex":
             out.update(hex_radius=self.hex_radius, columns=self.columns, rows=self.rows)
+            if self.pointy:
+                out["pointy"] = True
         return out
 
 

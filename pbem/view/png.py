@@ -56,7 +56,7 @@ def drawing_to_png(drawing: Any, *, scale: float = 1.0) -> bytes:
     Image, ImageDraw, _ = _pillow()
     base, base_palette = _base(drawing, scale)
     im = base.convert("RGB")
-    pen = _Pen(im, ImageDraw.Draw(im, "RGBA"), drawing.x, drawing.y, scale, drawing.hex_radius)
+    pen = _Pen(im, ImageDraw.Draw(im, "RGBA"), drawing.x, drawing.y, scale, drawing.hex_radius, drawing.pointy)
     for op in drawing.overlay.ops:
         _draw(pen, op)
     pal = im.quantize(palette=_palette(im, base_palette, drawing.overlay.ops), dither=Image.Dither.NONE)
@@ -124,7 +124,7 @@ def _base(drawing: Any, scale: float) -> tuple[Any, bytes]:
     width, height = max(1, math.ceil(drawing.width * scale)), max(1, math.ceil(drawing.height * scale))
     key = cache.key_of(cache.code_digest(__name__, "pbem.board.canvas"), _fonts_digest(), Image.__version__,
                        SUPERSAMPLE, BASE_COLOURS, scale, drawing.x, drawing.y, width, height, drawing.hex_radius,
-                       drawing.base.ops, drawing.labels.ops)
+                       drawing.pointy, drawing.base.ops, drawing.labels.ops)
     found = cache.read("raster", key, 2)
     if found is not None and len(found[0]) == width * height and len(found[1]) == 3 * BASE_COLOURS:
         im = Image.frombytes("P", (width, height), found[0])
@@ -132,7 +132,7 @@ def _base(drawing: Any, scale: float) -> tuple[Any, bytes]:
         return im, found[1]
     k = scale * SUPERSAMPLE
     im = Image.new("RGB", (width * SUPERSAMPLE, height * SUPERSAMPLE), (255, 255, 255))
-    pen = _Pen(im, ImageDraw.Draw(im, "RGBA"), drawing.x, drawing.y, k, drawing.hex_radius)
+    pen = _Pen(im, ImageDraw.Draw(im, "RGBA"), drawing.x, drawing.y, k, drawing.hex_radius, drawing.pointy)
     for op in drawing.base.ops + drawing.labels.ops:
         _draw(pen, op)
     im = im.reduce(SUPERSAMPLE) if SUPERSAMPLE > 1 else im
@@ -156,23 +156,26 @@ def _fonts_digest() -> str:
 class _Pen:
     """The image, its drawing context and the mapping from drawing pixels to image pixels."""
 
-    def __init__(self, im: Any, draw: Any, ox: float, oy: float, k: float, hex_radius: float) -> None:
+    def __init__(self, im: Any, draw: Any, ox: float, oy: float, k: float, hex_radius: float,
+                 pointy: bool = False) -> None:
         self.im, self.draw, self.ox, self.oy, self.k = im, draw, ox, oy, k
         self.hex_r, self.hex_line = round(hex_radius * k * 8) / 8, max(1, round(0.6 * k))
-        self.hexes = _hex_masks(self.hex_r, self.hex_line) if hex_radius else None
+        self.pointy = pointy
+        self.hexes = _hex_masks(self.hex_r, self.hex_line, pointy) if hex_radius else None
 
     def xy(self, x: float, y: float) -> tuple[float, float]:
         return (x - self.ox) * self.k, (y - self.oy) * self.k
 
 
 @lru_cache(maxsize=8)
-def _hex_masks(r: float, line: int) -> tuple[Any, Any, int]:
+def _hex_masks(r: float, line: int, pointy: bool = False) -> tuple[Any, Any, int]:
     """One hexagon's shape as a mask and its outline as another, pasted at every hex: far faster than drawing
     2,000 polygons."""
     Image, ImageDraw, _ = _pillow()
     half = math.ceil(r) + 1
     size = 2 * half + 1
-    pts = [(half + r * math.cos(math.radians(a)), half + r * math.sin(math.radians(a))) for a in range(0, 360, 60)]
+    pts = [(half + r * math.cos(math.radians(a)), half + r * math.sin(math.radians(a)))
+           for a in range(30 if pointy else 0, 360, 60)]
     fill, edge = Image.new("L", (size, size), 0), Image.new("L", (size, size), 0)
     ImageDraw.Draw(fill).polygon(pts, fill=255, outline=255)
     ImageDraw.Draw(edge).polygon(pts, outline=255, width=line)
@@ -180,10 +183,10 @@ def _hex_masks(r: float, line: int) -> tuple[Any, Any, int]:
 
 
 @lru_cache(maxsize=64)
-def _hex_tile(fill: tuple, r: float, line: int) -> Any:
+def _hex_tile(fill: tuple, r: float, line: int, pointy: bool = False) -> Any:
     """A hexagon of one terrain colour with its outline, ready to paste through the shape mask."""
     Image, _, _ = _pillow()
-    shape, edge, half = _hex_masks(r, line)
+    shape, edge, half = _hex_masks(r, line, pointy)
     tile = Image.new("RGB", shape.size, fill)
     tile.paste((185, 178, 154), (0, 0), edge)
     return tile
@@ -222,7 +225,7 @@ def _draw(pen: _Pen, op: tuple) -> None:
         _, x, y, fill, _place = op
         cx, cy = pen.xy(x, y)
         mask, _edge, half = pen.hexes
-        pen.im.paste(_hex_tile(rgb(fill), pen.hex_r, pen.hex_line), (round(cx) - half, round(cy) - half), mask)
+        pen.im.paste(_hex_tile(rgb(fill), pen.hex_r, pen.hex_line, pen.pointy), (round(cx) - half, round(cy) - half), mask)
     elif kind == "text":
         _, x, y, s, size, fill, bold, anchor, halo, _cls = op
         _text(pen, x, y, s, size, rgb(fill), bold, anchor, rgb(halo) if halo else None)

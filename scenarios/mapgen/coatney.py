@@ -35,7 +35,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from bmdata import LandSeaMask, default_data_dir  # noqa: E402
-from hexgrid import HexGrid, LambertConic  # noqa: E402
+from hexgrid import HexGrid, LambertConic, PrintedGrid, letter_index  # noqa: E402
 from mapcore import (  # noqa: E402
     REPO, City, FlowDict, FlowList, Gazetteer, MapBuild, build_base, centred_grid, cities_document,
     crossed_hexsides, dump_yaml, edge_hexes, grid_document, hexes_document, hexsides_document,
@@ -282,8 +282,15 @@ def mark_districts(b: MapBuild, districts: list[dict]) -> Counter:
                 continue
             h.flags["district"] = districts[owner[i]]["id"]
             count[districts[owner[i]]["id"]] += 1
-    if missing:
-        fail(f"Soviet hexes in no military district: {', '.join(missing)}")
+    for entry in missing:  # a gap between two hand-drawn rings: the district most of its neighbours are in
+        hid = entry.split()[0]
+        votes = Counter(b.hexes[n].flags.get("district") for n in b.neighbours(hid) if b.hexes[n].flags.get("district"))
+        if not votes:
+            fail(f"Soviet hex in no military district, nor next to one: {entry}")
+        h = b.hexes[hid]
+        h.flags["district"] = votes.most_common(1)[0][0]
+        count[h.flags["district"]] += 1
+        b.log.append(f"district of {entry}: {h.flags['district']}, as its neighbours (between the drawn rings)")
     return count
 
 
@@ -331,6 +338,24 @@ def seg_dist(p: tuple[float, float], a: tuple[float, float], c: tuple[float, flo
     return math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy)
 
 
+def snap_ends(b: MapBuild, chain: list[str], first: str, last: str) -> list[str]:
+    """A chain of hexes that starts on the city `first` and ends on `last`: a pinned city may stand a hex off the
+    line drawn through its real position (the printed lattice puts Moscow on M21)."""
+    for name, forward in ((last, True), (first, False)):
+        hid = b.city(name).hex
+        seq = chain if forward else chain[::-1]
+        if hid in seq:
+            seq = seq[:seq.index(hid) + 1]
+        else:
+            k = min((i for i, h in enumerate(seq) if hid in b.neighbours(h)), default=None)
+            if k is None:
+                fail(f"the highway passes nowhere near {name} ({hid})")
+            seq = seq[:k + 1] + [hid]
+            b.log.append(f"highway: ends on {name} {hid}")
+        chain = seq if forward else seq[::-1]
+    return chain
+
+
 def highway_chain(b: MapBuild, line: list[list[float]]) -> list[str]:
     """Hexes along a polyline, sampled every 2 km, as a chain of neighbouring hexes (no detours)."""
     pts = polyline_xy(b, line)
@@ -348,8 +373,9 @@ def highway_chain(b: MapBuild, line: list[list[float]]) -> list[str]:
                 chain.append(hid)
     # cut corners: a hex whose two chain neighbours touch each other is a detour
     i = 1
+    towns = {c.hex for c in b.cities}
     while i < len(chain) - 1:
-        if chain[i + 1] in b.neighbours(chain[i - 1]):
+        if chain[i + 1] in b.neighbours(chain[i - 1]) and chain[i] not in towns:  # the road serves its towns
             del chain[i]
             i = max(1, i - 1)
         else:
@@ -358,129 +384,84 @@ def highway_chain(b: MapBuild, line: list[list[float]]) -> list[str]:
 
 
 # ---------------------------------------------------------------------------
-# Printed-map coordinates (The Barbarossa File)
+# The printed map's lattice (The Barbarossa File)
 # ---------------------------------------------------------------------------
-def letter_index(letters: str) -> int:
-    """A=1 ... Z=26, AA=27, BB=28 ... (the printed rows)."""
-    return (ord(letters[0]) - 64) + 26 * (len(letters) - 1)
+def printed_grid(cfg: dict, base: HexGrid, where: dict[str, tuple[float, float]]) -> PrintedGrid:
+    """The grid is the printed sheet's lattice (rows A..., columns from `columns[0]`), set on the projection by
+    the similarity (origin, scale, turn) that best fits the places the rules tie to a printed code (least
+    squares over `fit`, and `fit_midpoints` for a hexside). Every printed code is then one hex, with the
+    neighbours the printed grid gives it (docs/map-barbarossa-file.md)."""
+    spec = cfg["printed"]
+    first, last = spec["columns"]
+    sheet = PrintedGrid(letter_index(spec["rows"][1]), last - first + 1, 1.0, base.projection, base.x0, base.y0,
+                        first_column=first)
+    w, z = [], []
+    for code, name in spec["fit"].items():
+        w.append(complex(*sheet.lattice(*sheet.cell_of(code))))
+        z.append(complex(*base.map_xy(*where[name])))
+    for mid in spec.get("fit_midpoints") or []:
+        (u1, v1), (u2, v2) = (sheet.lattice(*sheet.cell_of(c)) for c in mid["between"])
+        w.append(complex((u1 + u2) / 2, (v1 + v2) / 2))
+        z.append(complex(*base.map_xy(*mid["at"])))
+    a_matrix = np.array([[1.0, x] for x in w], dtype=complex)
+    (origin, scale), *_ = np.linalg.lstsq(a_matrix, np.array(z), rcond=None)
+    hex_km, turn = round(float(abs(scale)), 3), round(float(math.atan2(scale.imag, scale.real)), 6)
+    return PrintedGrid(sheet.columns, sheet.rows, hex_km, base.projection, base.x0, base.y0, first_column=first,
+                       turn=turn, ox=round(float(origin.real), 3), oy=round(float(origin.imag), 3))
 
 
-def printed_axial(code: str) -> tuple[int, int]:
-    """Printed 'EE1' -> axial (q, r): rows are letters, even rows shifted half a hex right."""
-    i = 0
-    while code[i].isalpha():
-        i += 1
-    r = letter_index(code[:i])
-    n = int(code[i:])
-    return n - (r + (r & 1)) // 2, r
+def fit_log(grid: PrintedGrid, spec: dict, where: dict[str, tuple[float, float]]) -> str:
+    res = [math.hypot(*np.subtract(grid.centre(*grid.cell_of(c)), grid.map_xy(*where[n])))
+           for c, n in spec["fit"].items()]
+    return (f"printed lattice: hex step {grid.hex_km:.1f} km, rows turned {math.degrees(grid.turn):.1f} degrees from "
+            f"east; fit residuals {', '.join(f'{x:.0f}' for x in res)} km")
 
 
-def printed_aliases(b: MapBuild, spec: dict) -> tuple[dict[str, str], list[str]]:
-    """Map the printed hex codes the rules use onto our hexes.
+def hex_of(b: MapBuild, code: str) -> str:
+    return HexGrid.hex_id(*b.grid.cell_of(code))  # type: ignore[attr-defined]
 
-    An affine fit (least squares) from the printed lattice to map km over anchors
-    whose place the rules name; each setup code then takes the nearest of our
-    hexes on the right side; codes the rules tie to a feature are assigned by that feature.
-    """
-    log: list[str] = []
-    rows, targets = [], []
-    for code, name in spec["anchors"].items():
-        q, r = printed_axial(code)
-        c = next((x for x in b.cities if x.name == name), None)
-        lat, lon = (c.lat, c.lon) if c else spec["landmarks"][name]
-        rows.append([1.0, q, r])
-        targets.append(b.grid.map_xy(lat, lon))
-    for mid in spec.get("midpoints") or []:
-        (q1, r1), (q2, r2) = (printed_axial(x) for x in mid["between"])
-        rows.append([1.0, (q1 + q2) / 2, (r1 + r2) / 2])
-        targets.append(b.grid.map_xy(*mid["at"]))
-    A, T = np.array(rows), np.array(targets)
-    sol = np.linalg.lstsq(A, T, rcond=None)[0]
-    res = np.hypot(*(A @ sol - T).T)
-    log.append(f"printed fit: hex step {np.hypot(*sol[1]):.1f}/{np.hypot(*sol[2]):.1f} km, "
-               f"residuals {', '.join(f'{x:.0f}' for x in res)} km (rms {np.sqrt((res ** 2).mean()):.0f})")
 
-    def predicted(code: str) -> tuple[float, float]:
-        q, r = printed_axial(code)
-        x, y = sol[0] + q * sol[1] + r * sol[2]
-        return float(x), float(y)
-
-    def dist(hid: str, xy: tuple[float, float]) -> float:
-        cx, cy = b.grid.centre(*HexGrid.parse_id(hid))
-        return math.hypot(cx - xy[0], cy - xy[1])
-
-    out: dict[str, str] = {}
-    for code, name in spec["anchors"].items():
-        c = next((x for x in b.cities if x.name == name), None)
-        out[code] = c.hex if c else b.hex_at(*spec["landmarks"][name])
-    for code, name in (spec.get("cities") or {}).items():
-        out[code] = b.city(name).hex
-    # hexside pairs: the feature hexside nearest the fitted midpoint
-    for item in spec.get("hexsides") or []:
-        a_code, c_code = item["between"]
-        pa, pc = predicted(a_code), predicted(c_code)
-        mid = ((pa[0] + pc[0]) / 2, (pa[1] + pc[1]) / 2)
-        cands = [k for k, v in b.hexsides.items() if all(v.get(f) == val for f, val in item["where"].items())]
-        if not cands:
-            fail(f"printed {a_code}/{c_code}: no hexside with {item['where']}")
-        best = min(cands, key=lambda k: math.hypot(*(np.add(b.grid.centre(*HexGrid.parse_id(k[0])),
-                                                            b.grid.centre(*HexGrid.parse_id(k[1]))) / 2
-                                                     - np.array(mid))))
-        h1, h2 = best
-        if dist(h1, pa) + dist(h2, pc) > dist(h2, pa) + dist(h1, pc):
-            h1, h2 = h2, h1
-        out[a_code], out[c_code] = h1, h2
-    # the two shore hexes of a strait, and two more land hexes next to a shore (VIII.B)
-    for item in spec.get("strait_flanks") or []:
-        s = [k for k, v in b.hexsides.items() if v.get("strait") == item["strait"]]
-        if len(s) != 1:
-            fail(f"strait {item['strait']}: {len(s)} hexsides")
-        x, y = s[0]
-        sx, sy = item["shores"]
-        if dist(x, predicted(sx)) + dist(y, predicted(sy)) > dist(y, predicted(sx)) + dist(x, predicted(sy)):
-            x, y = y, x
-        out[sx], out[sy] = x, y
-        land = sorted({n for h in (x, y) for n in b.neighbours(h)
-                       if n not in (x, y) and b.hexes[n].is_land})
-        c1, c2 = item["codes"]
-        out[c1], out[c2] = min(((h1, h2) for h1 in land for h2 in land if h1 != h2),
-                               key=lambda hh: dist(hh[0], predicted(c1)) + dist(hh[1], predicted(c2)))
-    # a land hex next to two named hexes
-    for code, item in (spec.get("next_to") or {}).items():
-        want = [b.city(n).hex for n in item["cities"]]
-        cands = [h for h in set(b.neighbours(want[0])).intersection(*(b.neighbours(w) for w in want[1:]))
-                 if b.hexes[h].is_land and h not in out.values()]
-        if not cands:
-            fail(f"printed {code}: no land hex next to {item['cities']}")
-        out[code] = min(cands, key=lambda h: dist(h, predicted(code)))
-    # setup codes: nearest hex of the right side
+def printed_fixes(b: MapBuild, spec: dict, rename: dict[str, str]) -> None:
+    """What the rules say of printed codes, made true of their hexes: the codes on land, the set-up codes in
+    their side's country (a unit set up there is on its own side of the printed border, XXI), and the hexsides
+    VIII.A.1 describes."""
+    for code in spec.get("land") or []:
+        h = b.hexes[hex_of(b, code)]
+        if not h.is_land:
+            b.log.append(f"printed {code} {h.id}: {h.terrain} made land (the rules use it as land)")
+            h.terrain = h.land_terrain
     for group, codes in spec["setup"].items():
-        countries = set(spec["sides"][group])
+        country = spec["sides"][group]
         for code in codes:
-            if code in out:
-                if b.hexes[out[code]].country not in countries:
-                    fail(f"printed {code} ({out[code]}) is not in {sorted(countries)}")
-                continue
-            xy = predicted(code)
-            cands = sorted((dist(h, xy), h) for h, hx in b.hexes.items()
-                           if hx.is_land and hx.country in countries)
-            d, hid = cands[0]
-            out[code] = hid
-            if d > 1.5 * b.grid.hex_km:
-                log.append(f"printed {code}: nearest {sorted(countries)} hex {hid} is {d:.0f} km away")
-    # every other code of the printed sheet: the hex nearest its fitted centre, if on our grid
-    sheet = spec.get("sheet")
-    if sheet:
-        for r in range(1, letter_index(sheet["last_row"]) + 1):
-            letters = chr(64 + (r - 1) % 26 + 1) * ((r - 1) // 26 + 1)
-            for n in range(sheet["columns"][0], sheet["columns"][1] + 1):
-                code = f"{letters}{n}"
-                if code in out:
-                    continue
-                col, row = b.grid.hex_at_xy(*predicted(code))
-                if b.grid.in_grid(col, row):
-                    out[code] = HexGrid.hex_id(col, row)
-    return dict(sorted(out.items(), key=lambda kv: (printed_axial(kv[0])[1], printed_axial(kv[0])[0]))), log
+            h = b.hexes[hex_of(b, code)]
+            if not h.is_land:
+                b.log.append(f"printed {code} {h.id}: {h.terrain} made land (a set-up hex, XXI)")
+                h.terrain = h.land_terrain
+            if rename.get(h.country, h.country) != country:
+                b.log.append(f"printed {code} {h.id}: {h.country} made {country} (a {group} set-up hex, XXI)")
+                h.country = country
+
+
+def printed_hexsides(b: MapBuild, spec: dict, rivers: bool) -> None:
+    """The hexsides the rules describe by printed codes: water ones before the rivers are drawn (rivers never
+    cross them, straits are checked against them), rivers after (so no other river takes their place)."""
+    for side in spec.get("hexsides") or []:
+        if ("river" in (side["set"] or {})) != rivers:
+            continue
+        a, c = (hex_of(b, code) for code in side["between"])
+        if c not in b.neighbours(a):
+            fail(f"printed {side['between']}: {a} and {c} are not neighbours")
+        key = pair(a, c)
+        before = b.hexsides.pop(key, None)
+        if side["set"]:
+            b.hexsides[key] = dict(side["set"])
+        b.log.append(f"printed hexside {side['between']} {key}: {before} -> {side['set']} ({side['why']})")
+
+
+def printed_aliases(b: MapBuild) -> dict[str, str]:
+    """Every code of the printed sheet names its own hex."""
+    g = b.grid
+    return {g.code(col, row): HexGrid.hex_id(col, row) for col, row in g.cells()}  # type: ignore[attr-defined]
 
 
 # ---------------------------------------------------------------------------
@@ -492,6 +473,7 @@ def build(cfg: dict, basemap_dir: Path) -> tuple[MapBuild, dict[str, Any]]:
     for key in ("overrides", "straits", "isthmuses"):
         terrain_cfg[key] = cfg.get(key) or []
     places = load_yaml(FEATURES / "places.yaml")
+    printed = cfg.get("printed")
     lines = load_yaml(FEATURES / "lines.yaml")
     districts = load_yaml(FEATURES / "districts.yaml")["districts"]
     rivers = load_yaml(SPI_FEATURES / "rivers.yaml")["rivers"] + load_yaml(FEATURES / "rivers_extra.yaml")["rivers"]
@@ -499,13 +481,31 @@ def build(cfg: dict, basemap_dir: Path) -> tuple[MapBuild, dict[str, Any]]:
     gaz = Gazetteer(load_gnc_cities())
     mask = LandSeaMask.load(basemap_dir, "2.5", "i")
     cities = make_cities(cfg, gaz, places["places"])
+    landmarks = {e["name"]: (float(e["lat"]), float(e["lon"])) for e in places["landmarks"]}
+    fit_log_line = ""
+    if printed:
+        where = {c.name: (c.lat, c.lon) for c in cities} | landmarks
+        grid = printed_grid(cfg, grid, where)
+        fit_log_line = fit_log(grid, printed, where)
+        pins = {name: code for code, name in (printed.get("pins") or {}).items()}
+        for city in cities:  # the city stands on the code the rules give it, and keeps its hex
+            city.rank = (city.name in pins,) + tuple(city.rank)
+            if city.name in pins:
+                city.place = grid.latlon(*grid.centre(*grid.cell_of(pins[city.name])))
+        for st in terrain_cfg["straits"]:  # a strait between two printed codes
+            if "codes" in st:
+                st["a"], st["b"] = (grid.latlon(*grid.centre(*grid.cell_of(c))) for c in st["codes"])
 
     def before_rivers(b: MapBuild) -> None:
         for h in b.hexes.values():
             if h.country in (cfg.get("country_rename") or {}):
                 h.country = cfg["country_rename"][h.country]
+        if printed:  # again: the point overrides (after the cities) must not undo them
+            printed_fixes(b, printed, rename)
         mark_water_hexsides(b, mask, terrain_cfg)
         mark_islands(b, cfg.get("islands") or [], terrain_cfg)
+        if printed:
+            printed_hexsides(b, printed, rivers=False)
         for side in cfg.get("hexsides") or []:
             a, c = b.hex_at(*side["a"]), b.hex_at(*side["b"])
             if c not in b.neighbours(a):
@@ -517,6 +517,7 @@ def build(cfg: dict, basemap_dir: Path) -> tuple[MapBuild, dict[str, Any]]:
             b.log.append(f"hexside {key}: {before} -> {side['set']} ({side['why']})")
 
     keep_on_water = set(cfg["cities"].get("keep_on_water") or [])
+    pinned_cities = set(((printed or {}).get("pins") or {}).values())
     rename = cfg.get("country_rename") or {}
 
     def country_at(lat: float, lon: float) -> str | None:
@@ -532,7 +533,7 @@ def build(cfg: dict, basemap_dir: Path) -> tuple[MapBuild, dict[str, Any]]:
         h = b.hexes[city.hex]
         home = country_at(city.lat, city.lon)
         wrong_country = h.is_land and home is not None and rename.get(h.country, h.country) != home
-        if (h.is_land and not wrong_country) or city.name in keep_on_water:
+        if (h.is_land and not wrong_country) or city.name in keep_on_water or city.name in pinned_cities:
             return None
         x, y = b.grid.map_xy(city.lat, city.lon)
         limit = 0.9 * b.grid.hex_km
@@ -548,7 +549,11 @@ def build(cfg: dict, basemap_dir: Path) -> tuple[MapBuild, dict[str, Any]]:
         return min(cands)[2] if cands else ""
 
     b = build_base(grid, mask, terrain_cfg, borders, cities, rivers, AREA_TERRAINS,
-                   before_rivers=before_rivers, relocate=relocate)
+                   before_rivers=before_rivers, relocate=relocate,
+                   after_terrain=(lambda b: printed_fixes(b, printed, rename)) if printed else None)
+    if printed:
+        b.log.append(fit_log_line)
+        printed_hexsides(b, printed, rivers=True)
     # a city should stand in a hex of its own 1941 country
     for x in b.cities:
         home = country_at(x.lat, x.lon)
@@ -585,7 +590,7 @@ def build(cfg: dict, basemap_dir: Path) -> tuple[MapBuild, dict[str, Any]]:
     stats["arctic"] = mark_arctic(b, lines["arctic_line"])
     stats["stalin"] = mark_stalin_line(b, lines["stalin_line"])
     if cfg.get("highway"):
-        chain = highway_chain(b, lines["highway"]["line"])
+        chain = snap_ends(b, highway_chain(b, lines["highway"]["line"]), "Minsk", "Moscow")
         for hid in chain:
             b.hexes[hid].flags["highway"] = True
         for a, c in zip(chain, chain[1:]):
@@ -598,12 +603,7 @@ def build(cfg: dict, basemap_dir: Path) -> tuple[MapBuild, dict[str, Any]]:
     for a, c in land_pairs(b):
         if (b.hexes[a].country == "ussr") != (b.hexes[c].country == "ussr"):
             b.hexsides.setdefault((a, c), {})["border"] = True
-    aliases: dict[str, str] = {}
-    if cfg.get("printed"):
-        spec = dict(cfg["printed"])
-        spec["landmarks"] = {e["name"]: (e["lat"], e["lon"]) for e in places["landmarks"]}
-        aliases, plog = printed_aliases(b, spec)
-        b.log.extend(plog)
+    aliases = printed_aliases(b) if printed else {}
     names: dict[str, str] = {}
     for x in b.dropped:  # a city that lost its hex to a bigger one is still a name of that hex
         names[x.name] = x.hex
@@ -621,8 +621,11 @@ def build(cfg: dict, basemap_dir: Path) -> tuple[MapBuild, dict[str, Any]]:
         if cands and min(cands)[0] <= 1.5 * b.grid.hex_km:
             names[e["name"]] = min(cands)[1]
             b.log.append(f"city {e['name']} is off the map: its name points at {min(cands)[1]}")
+    pinned = {name: code for code, name in ((printed or {}).get("landmarks") or {}).items()}
     for e in places["landmarks"]:
-        if e["name"] in (cfg.get("landmarks") or []):
+        if e["name"] in pinned:
+            names[e["name"]] = hex_of(b, pinned[e["name"]])
+        elif e["name"] in (cfg.get("landmarks") or []):
             names[e["name"]] = b.hex_at(e["lat"], e["lon"])
     for alias, target in (cfg.get("aliases") or {}).items():
         names[alias] = b.city(target).hex

@@ -130,6 +130,10 @@ class HexGrid:
         cand = [(col, row - 1), (col, row + 1)] + side
         return [c for c in cand if self.in_grid(*c)]
 
+    def on_edge(self, col: int, row: int, side: str) -> bool:
+        """Whether the hex is on that edge of the grid (west, east, north, south)."""
+        return {"west": col == 1, "east": col == self.columns, "north": row == 1, "south": row == self.rows}[side]
+
     def map_xy(self, lat: float, lon: float) -> tuple[float, float]:
         X, Y = self.projection.forward(lat, lon)
         return X - self.x0, self.y0 - Y
@@ -154,3 +158,72 @@ class HexGrid:
 
     def hex_at(self, lat: float, lon: float) -> tuple[int, int]:
         return self.hex_at_xy(*self.map_xy(lat, lon))
+
+
+def letter_index(letters: str) -> int:
+    """A printed row's number: A=1 ... Z=26, AA=27, BB=28 ..."""
+    return (ord(letters[0]) - 64) + 26 * (len(letters) - 1)
+
+
+def row_letters(n: int) -> str:
+    """The printed row of number n: 1 -> A, 27 -> AA, 39 -> MM."""
+    return chr(64 + (n - 1) % 26 + 1) * ((n - 1) // 26 + 1)
+
+
+@dataclass(frozen=True)
+class PrintedGrid(HexGrid):
+    """The lattice of a printed map: pointy-topped hexes in lettered rows from the north (A, B, ... Z, AA, ...),
+    numbered columns from `first_column` in the west, even rows shifted half a hex east.
+
+    Ids stay "CCRR" with the same neighbours as the base grid: CC is the printed row's number (A=01) and RR the
+    printed column's place (first_column -> 01), so a printed code and its id name one hex with the printed
+    neighbours (the layout `pointy-rows-even-right` of pbem/board/hexgrid.py). In lattice units a hex's centre
+    is u = (RR-1) + 0.5 * (CC even) east, v = (CC-1) * sqrt(3)/2 south; the lattice sits on the map by a
+    similarity: map km = origin + hex_km * rotate(turn) (u, v).
+    """
+
+    first_column: int = 0
+    turn: float = 0.0  # radians; the printed rows' direction turned clockwise from east (map y grows south)
+    ox: float = 0.0  # map km of the centre of A<first_column> (id 0101)
+    oy: float = 0.0
+
+    def code(self, col: int, row: int) -> str:
+        return f"{row_letters(col)}{row - 1 + self.first_column}"
+
+    def cell_of(self, code: str) -> tuple[int, int]:
+        i = 0
+        while i < len(code) and code[i].isalpha():
+            i += 1
+        return letter_index(code[:i]), int(code[i:]) - self.first_column + 1
+
+    def lattice(self, col: int, row: int) -> tuple[float, float]:
+        return (row - 1) + 0.5 * (col % 2 == 0), (col - 1) * SQRT3 / 2
+
+    def centre(self, col: int, row: int) -> tuple[float, float]:
+        u, v = self.lattice(col, row)
+        c, s = math.cos(self.turn), math.sin(self.turn)
+        return self.ox + self.hex_km * (c * u - s * v), self.oy + self.hex_km * (s * u + c * v)
+
+    def corners(self, col: int, row: int) -> list[tuple[float, float]]:
+        cx, cy = self.centre(col, row)
+        return [(cx + self.s * math.cos(math.radians(a) + self.turn), cy + self.s * math.sin(math.radians(a) + self.turn))
+                for a in range(30, 390, 60)]
+
+    def hex_at_xy(self, x: float, y: float) -> tuple[int, int]:
+        c, s = math.cos(self.turn), math.sin(self.turn)
+        dx, dy = (x - self.ox) / self.hex_km, (y - self.oy) / self.hex_km
+        u, v = c * dx + s * dy, -s * dx + c * dy
+        best: tuple[float, int, int] | None = None
+        c0 = int(round(v / (SQRT3 / 2))) + 1
+        for col in (c0 - 1, c0, c0 + 1):
+            r0 = int(round(u - 0.5 * (col % 2 == 0))) + 1
+            for row in (r0 - 1, r0, r0 + 1):
+                lu, lv = self.lattice(col, row)
+                d = (lu - u) ** 2 + (lv - v) ** 2
+                if best is None or d < best[0]:
+                    best = (d, col, row)
+        assert best is not None
+        return best[1], best[2]
+
+    def on_edge(self, col: int, row: int, side: str) -> bool:
+        return {"west": row == 1, "east": row == self.rows, "north": col == 1, "south": col == self.columns}[side]

@@ -90,7 +90,12 @@ def hex_lattice(grid: HexGrid, step: float) -> np.ndarray:
     xs = xs + (np.arange(-n, n + 1)[:, None] % 2) * step / 2
     xs, ys = xs.ravel(), ys.ravel()
     keep = (np.abs(ys) <= SQRT3 / 2 * s) & (SQRT3 * np.abs(xs) + np.abs(ys) <= SQRT3 * s)
-    return np.stack([xs[keep], ys[keep]], axis=1)
+    out = np.stack([xs[keep], ys[keep]], axis=1)
+    turn = getattr(grid, "turn", None)
+    if turn is not None:  # a printed lattice: its hexes are pointy-topped (30 degrees) and turned
+        a = turn + math.pi / 6
+        out = out @ np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]])
+    return out
 
 
 def segments_intersect(p1: LatLon, p2: LatLon, q1: LatLon, q2: LatLon) -> bool:
@@ -494,7 +499,7 @@ def check_isthmus(b: MapBuild, cfg: dict) -> list[str]:
     """`inside` must reach `outside` over land only through the `necks` hexes (straits do not count)."""
     inside = b.hex_at(*cfg["inside"])
     outside = b.hex_at(*cfg["outside"])
-    necks = {b.hex_at(*p) for p in cfg["necks"]}
+    necks = {b.hex_at(*p) if not isinstance(p, str) else HexGrid.hex_id(*b.grid.cell_of(p)) for p in cfg["necks"]}
     for n in necks:
         if not b.hexes[n].is_land:
             raise SystemExit(f"isthmus {cfg['name']}: neck hex {n} is not land")
@@ -511,11 +516,15 @@ def build_base(grid: HexGrid, mask: LandSeaMask, terrain_cfg: dict, borders: dic
                cities: list[City], rivers: list[dict], area_terrains: Sequence[tuple[str, str]],
                step_km: float = 5.0,
                before_rivers: Callable[[MapBuild], None] | None = None,
-               relocate: Callable[[MapBuild, City], str | None] | None = None) -> MapBuild:
-    """The common pipeline: terrain, countries, cities, overrides, lakes, rivers, straits, isthmuses."""
+               relocate: Callable[[MapBuild, City], str | None] | None = None,
+               after_terrain: Callable[[MapBuild], None] | None = None) -> MapBuild:
+    """The common pipeline: terrain, countries, cities, overrides, lakes, rivers, straits, isthmuses.
+    `after_terrain` may change hexes' terrain and country before the cities are placed."""
     log: list[str] = []
     hexes, shares = classify_terrain(grid, mask, terrain_cfg, borders, log, area_terrains, step_km)
     b = MapBuild(grid, hexes, [], {}, log, shares)
+    if after_terrain is not None:
+        after_terrain(b)
     place_cities(b, cities, relocate)
     apply_overrides(b, terrain_cfg.get("overrides") or [])
     ensure_lakes(b, terrain_cfg["lakes"], shares)
@@ -562,21 +571,34 @@ def dump_yaml(doc: dict[str, Any]) -> str:
 
 def grid_document(grid: HexGrid) -> dict[str, Any]:
     proj = grid.projection
+    lcc = {"type": "lambert_conformal_conic", "ellipsoid": "sphere", "radius_km": proj.radius_km,
+           "lat_1": proj.lat_1, "lat_2": proj.lat_2, "lat_0": proj.lat_0, "lon_0": proj.lon_0,
+           "x0_km": grid.x0, "y0_km": grid.y0}
+    if getattr(grid, "turn", None) is not None:  # a printed sheet's lattice (hexgrid.PrintedGrid)
+        return {
+            "columns": grid.columns,
+            "rows": grid.rows,
+            "hex_km": grid.hex_km,
+            "layout": "pointy-rows-even-right",
+            "projection": {
+                **lcc,
+                "origin_km": [grid.ox, grid.oy],
+                "turn_deg": round(math.degrees(grid.turn), 4),
+                "first_column": grid.first_column,
+                "note": ("the printed sheet's lattice: id CCRR is printed row CC (A=01, AA=27) and column "
+                         "RR-1+first_column; pointy-topped hexes, even rows half a hex east. (X, Y) = LCC(lat, "
+                         "lon) in km, Y northward; map km x = X - x0_km, y = y0_km - Y (southward); a hex's centre "
+                         "is origin_km + hex_km * rotate(turn_deg) (u, v), u = RR-1 + 0.5*(CC even), "
+                         "v = (CC-1)*sqrt(3)/2."),
+            },
+        }
     return {
         "columns": grid.columns,
         "rows": grid.rows,
         "hex_km": int(grid.hex_km),
         "layout": "flat-columns-even-down",
         "projection": {
-            "type": "lambert_conformal_conic",
-            "ellipsoid": "sphere",
-            "radius_km": proj.radius_km,
-            "lat_1": proj.lat_1,
-            "lat_2": proj.lat_2,
-            "lat_0": proj.lat_0,
-            "lon_0": proj.lon_0,
-            "x0_km": grid.x0,
-            "y0_km": grid.y0,
+            **lcc,
             "note": ("(X, Y) = LCC(lat, lon) in km, Y northward; map km x = X - x0_km, "
                      "y = y0_km - Y (southward); the hex is the one whose centre "
                      "x = (col-1)*1.5*s, y = (row-1 + 0.5*((col-1)%2))*sqrt(3)*s, "
@@ -587,10 +609,7 @@ def grid_document(grid: HexGrid) -> dict[str, Any]:
 
 def edge_hexes(b: MapBuild, side: str) -> list[str]:
     """Land hexes on one edge of the grid (west, east, north, south), sorted."""
-    g = b.grid
-    test = {"west": lambda h: h.col == 1, "east": lambda h: h.col == g.columns,
-            "north": lambda h: h.row == 1, "south": lambda h: h.row == g.rows}[side]
-    return sorted(h.id for h in b.hexes.values() if test(h) and h.is_land)
+    return sorted(h.id for h in b.hexes.values() if b.grid.on_edge(h.col, h.row, side) and h.is_land)
 
 
 def hexes_document(b: MapBuild, default_country: str = "ussr") -> dict[str, FlowDict]:

@@ -124,9 +124,10 @@ def render(b: Any, doc: dict[str, Any], basemap_dir: Path, out: Path,
                 ax.text(x, y + 14, hid, fontsize=7, ha="center", color="#555555", clip_on=True)
         ax.set_xlim(window[0], window[2])
         ax.set_ylim(window[3], window[1])
-    else:
-        ax.set_xlim(-60, (grid.columns - 1) * 1.5 * grid.s + 40)
-        ax.set_ylim((grid.rows + 0.5) * grid.hex_km + 10, -60)
+    else:  # every hex centre, whatever the layout (a printed lattice is turned)
+        xs, ys = zip(*(grid.centre(c, r) for c, r in grid.cells()))
+        ax.set_xlim(min(xs) - 60, max(xs) + 60)
+        ax.set_ylim(max(ys) + 60, min(ys) - 60)
     ax.set_aspect("equal")
     ax.set_title(doc["name"])
     fig.savefig(out, bbox_inches="tight")

@@ -66,3 +66,15 @@ def test_scenarios_lists_the_options_each_coatney_game_accepts():
                 game.new_game(scen, game_id="g", seed="s", options=[opt])
         with pytest.raises(Exception, match="unknown or unimplemented option"):
             game.new_game(scen, game_id="g", seed="s", options=["no-such-variant"])
+
+
+def test_route_gives_the_cheapest_path_or_the_rule_that_refuses_it():
+    """`pbem route` (issue 16 §1): a legal path with its cost within the allowance, and the move order; a path the
+    rules refuse names the rule (XI.B.2's ZOC to ZOC here), never a cost 'beyond' an allowance it is within."""
+    state = Path(__file__).resolve().parents[2] / "examples" / "barbarossa-file" / "state-0.yaml"
+    r = CliRunner().invoke(main, ["route", str(state), "de-pzk39", "0904"])
+    assert r.exit_code == 0 and "path ['1004', '0904'] costs 2 MF, within its allowance" in r.output, r.output
+    assert "order: {move: de-pzk39, path: ['1004', '0904']}" in r.output
+    r = CliRunner().invoke(main, ["route", str(state), "de-pzk39", "1006"])
+    assert r.exit_code == 0 and "MOVE_EZOC_TO_EZOC" in r.output and "XI.B.2" in r.output, r.output
+    assert "beyond" not in r.output and "within" not in r.output

@@ -2,7 +2,7 @@
 constructed positions on the real maps with a fixed die where the rule hangs on one roll."""
 import pytest
 
-from .helpers import BF, GAMES, RP, arrange, at, codes, data, events, play, rejected, start, step, where
+from .helpers import hexid, BF, GAMES, RP, arrange, at, codes, data, events, play, rejected, start, step, where
 
 
 def ops(scen, units, phase="axis-ops", flags=None, **kw):
@@ -126,8 +126,10 @@ def test_r2_the_attacker_retreats_the_defender_two_hexes_or_it_is_eliminated(sce
 
 # (Hungarian hex, Soviet attacker's hex next to it) on each map: a D1 whose only routes lead into Rumania,
 # and a D1 with a Hungarian route and a Rumanian one (found by a search over the map data).
-HUNGARY_BOXED = {BF: ("0127", "0226"), RP: ("0131", "0230")}
-HUNGARY_OPEN = {BF: ("0226", "0126", "0326"), RP: ("0231", "0131", "0331")}
+# (the Hungarian unit's hex, the attacker's, units that close its other ways back) on each map; on BF's printed
+# lattice Z1 is a Hungarian hill hex with Rumania (Y2, Z2, AA2) on one side
+HUNGARY_BOXED = {BF: ("Z1", "Y1", {"su-a11": "AA1"}), RP: ("0131", "0230", {})}
+HUNGARY_OPEN = {BF: ("Z1", "Y1", "AA1"), RP: ("0231", "0131", "0331")}
 
 
 @GAMES
@@ -135,16 +137,17 @@ def test_a_hungarian_unit_retreated_into_rumania_is_eliminated(scen):
     """X.D.2: the Hungarian unit may never enter Romania, "under penalty of elimination" (I-55): the defender's
     own D1 route avoids Rumania while it can, a retreat with no other route eliminates it, and the attacker may
     choose an R2 route into Rumania."""
-    h, a = HUNGARY_BOXED[scen]
-    boxed = play(ops(scen, {"su-a8": a, "hu-mobk": h}, phase="soviet-ops"), "soviet", [{"attack": h, "with": ["su-a8"]}], 2)
+    h, a, closing = HUNGARY_BOXED[scen]
+    boxed = play(ops(scen, {"su-a8": a, "hu-mobk": h, **closing}, phase="soviet-ops"), "soviet",
+                 [{"attack": h, "with": ["su-a8"]}], 2)
     assert battle(boxed)["result"] == "D1" and boxed.unit("hu-mobk").status == "eliminated"
     assert "X.D.2" in events(boxed, "eliminated")[0]["text"]
     h, a, home = HUNGARY_OPEN[scen]
     free = play(ops(scen, {"su-a8": a, "hu-mobk": h}, phase="soviet-ops"), "soviet", [{"attack": h, "with": ["su-a8"]}], 2)
-    assert battle(free)["result"] == "D1" and where(free, "hu-mobk") == home
+    assert battle(free)["result"] == "D1" and where(free, "hu-mobk") == hexid(scen, home)
     if scen == BF:  # at 3:2 a 1 reads R2 and the Soviet sends it into Rumania
-        st = ops(scen, {"su-a8": "0226", "hu-mobk": "0127"}, phase="soviet-ops")
-        r2 = play(st, "soviet", [{"attack": "0127", "with": ["su-a8"], "r2_routes": {"hu-mobk": ["0128", "0129"]}}], 1)
+        st = ops(scen, {"su-a8": "Y1", "hu-mobk": "Z1"}, phase="soviet-ops")
+        r2 = play(st, "soviet", [{"attack": "Z1", "with": ["su-a8"], "r2_routes": {"hu-mobk": ["Z2", "Z3"]}}], 1)
         assert battle(r2)["result"] == "R2" and r2.unit("hu-mobk").status == "eliminated"
 
 

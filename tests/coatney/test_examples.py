@@ -12,7 +12,7 @@ from pbem.cli.main import main
 from pbem.core import game
 
 ROOT = Path(__file__).resolve().parents[2] / "examples"
-GAMES = {"barbarossa-file": ("barbarossa-file/barbarossa-file-1941", "bf-demo-34", "bf-1941", "de-pzk56"),
+GAMES = {"barbarossa-file": ("barbarossa-file/barbarossa-file-1941", "bf-demo-264", "bf-1941", "de-pzd8"),
          "russian-portfolio": ("russian-portfolio/russian-portfolio-1941", "rp-demo-16", "rp-1941", "de-pzk24")}
 STEPS = ((1, "orders-1-axis-ops.yaml"), (2, "orders-2-axis-reserve-1.yaml"))
 EXAMPLES = pytest.mark.parametrize("name", sorted(GAMES))
@@ -56,7 +56,7 @@ def test_the_example_shows_what_it_claims(name):
     if name == "barbarossa-file":  # the README's story: two armor overruns, a DEB and its breakthrough attack
         fights = [e["data"] for e in s1.log["events"] if e["kind"] == "combat"]
         assert ev1.count("overrun") == 2 and [f["result"] for f in fights].count("DEB") == 1
-        assert len(fights) == 7 and list(fights[3]["attackers"]) == ["de-pzg3"]
+        assert len(fights) == 7 and list(fights[3]["attackers"]) == ["de-pzg2"]
     else:  # RP: the advancing panzers are Dispersed, so the DEB gives no breakthrough; an overrun in reserve
         assert any("not made" in e["text"] for e in s1.log["events"] if e["kind"] == "breakthrough")
         assert ev2.count("overrun") == 1

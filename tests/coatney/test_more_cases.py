@@ -112,9 +112,17 @@ def test_no_sailing_in_the_frozen_gulf_of_finland():
     """VI.B.2: "In Snow turns, sea movement in the Gulf of Finland is prohibited"."""
     s = BF
     d = data(s)
-    tallinn, riga = d.board.resolve("Tallinn"), d.board.resolve("Riga")
-    st = ops(s, {"su-a8": tallinn}, phase="soviet-ops", weather="snow")
+    b = d.board
+    shore = next(b.ids[h] for h in range(len(b)) if d.country[h] == "ussr" and d.terrain[h] == "clear"
+                 and any(d.gulf[n] for n in b.neighbours(h)))  # a Soviet hex on the Gulf's shore
+    riga = b.resolve("Riga")
+    st = ops(s, {"su-a8": shore}, phase="soviet-ops", weather="snow")
     assert codes(rejected(st, "soviet", [{"sail": "su-a8", "to": riga}])) == ["SAIL_FROZEN_GULF"]
+    from pbem.core import game
+
+    from .helpers import orders
+    good = ops(s, {"su-a8": shore}, phase="soviet-ops")
+    assert not game.check(good, [orders(good, "soviet", [{"sail": "su-a8", "to": riga}])])  # in Good weather it may
 
 
 def test_no_sailing_past_kerch_held_by_the_enemy():

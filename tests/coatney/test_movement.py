@@ -143,17 +143,19 @@ def test_bf_divisions_and_parachute_units_have_no_zoc():
 @GAMES
 def test_reserve_penalty_3_3_army_in_the_3rd_reserve_phase(scen):
     """XIII.J: "a 3-3 Soviet army would have no basic/engaging movement at all in the 3rd Reserve Phase. It
-    would only have its Operational Movement Bonus left to move." BF: so it cannot enter an undispersed EZOC
-    (XI.C); RP: it may, but is Dispersed (RP XI.C)."""
+    would only have its Operational Movement Bonus left to move." BF: its bonus never pays for entering an
+    undispersed EZOC (XI.C), so it engages only by XI.A.5's one-hex minimum move, Dispersed, and so may not
+    attack (I-68); two hexes into the EZOC are refused. RP: the bonus may enter, but Disperses it (RP XI.C)."""
     st = ops(scen, {"su-a8": at(scen, "N", "N"), "de-k1": at(scen)}, phase="soviet-reserve-3")
     assert movement.allowance(Position(data(scen), st), unit_of(st, "su-a8"), 3) == (0, 3)
     engage = [{"move": "su-a8", "path": [at(scen, "N")]}]
+    nxt = step(st, "soviet", engage)
+    assert where(nxt, "su-a8") == at(scen, "N") and nxt.unit("su-a8").flags.get("dispersed")
+    assert "ATTACK_DISPERSED" in codes(rejected(st, "soviet", engage + [{"attack": at(scen), "with": ["su-a8"]}]))
     if scen == BF:
-        v = rejected(st, "soviet", engage)
+        far = ops(scen, {"su-a8": at(scen, "N", "N", "N"), "de-k1": at(scen)}, phase="soviet-reserve-3")
+        v = rejected(far, "soviet", [{"move": "su-a8", "path": [at(scen, "N", "N"), at(scen, "N")]}])
         assert codes(v) == ["MOVE_BONUS_INTO_EZOC"] and v[0].rule == "barbarossa-file XI.C"
-    else:
-        nxt = step(st, "soviet", engage)
-        assert nxt.unit("su-a8").flags.get("dispersed")
     away = [at(scen, "N", "N", "NW"), at(scen, "N", "N", "NW", "NW"), at(scen, "N", "N", "NW", "NW", "NW")]
     moved = step(st, "soviet", [{"move": "su-a8", "path": away}])
     assert where(moved, "su-a8") == away[-1]
@@ -186,12 +188,83 @@ def test_weather_movement_factors(scen):
 @GAMES
 def test_minimum_move_of_one_hex_disperses(scen):
     """XI.A.5: "A unit may always make an operational movement of at least 1 hex ... if doing so exceeds its MFs,
-    it is Dispersed" (here a panzer corps out of fuel in Mud in the 2nd Reserve Phase has no MF left, I-67)."""
+    it is Dispersed" (here a panzer corps out of fuel in Mud in the 2nd Reserve Phase has no MF left, I-68)."""
     st = ops(scen, {"de-pzk3": at(scen)}, phase="axis-reserve-2", weather="mud")
     nxt = step(st, "axis", [{"move": "de-pzk3", "path": [at(scen, "N")]}])
     assert where(nxt, "de-pzk3") == at(scen, "N") and nxt.unit("de-pzk3").flags.get("dispersed")
     assert codes(rejected(st, "axis", [{"move": "de-pzk3", "path": [at(scen, "N"), at(scen, "N", "N")]}])) \
         == ["MOVE_EXCEEDS_MF"]
+
+
+def highway(scen):
+    """The Moscow-Minsk highway's hexes, in order from Minsk (X.A, advanced map)."""
+    d = data(scen)
+    b = d.board
+    here, chain = b.index(b.resolve("Minsk")), []
+    while here is not None:
+        chain.append(b.ids[here])
+        here = next((n for n in b.neighbours(here) if d.highway[n] and b.ids[n] not in chain), None)
+    return chain
+
+
+def river_into_ezoc(scen):
+    """A clear Soviet hex `a` with a river hexside to a clear Soviet hex `b`, and a clear hex `c` beyond `b`
+    (not next to `a`): a unit at `c` puts `b`, not `a`, in its ZOC."""
+    d = data(scen)
+    b = d.board
+    quiet = [i for i in range(len(b)) if d.terrain[i] == "clear" and d.country[i] == "ussr" and not d.city_name[i]
+             and not d.stalin_hex[i] and not d.arctic[i]]
+    ok = set(quiet)
+    for x in quiet:
+        for y in b.neighbours(x):
+            if y in ok and d.pair(x, y) in d.rivers:
+                for z in b.neighbours(y):
+                    if z in ok and z != x and z not in b.neighbours(x) and d.pair(y, z) not in d.rivers:
+                        return b.ids[x], b.ids[y], b.ids[z]
+    raise AssertionError("no river hexside in a quiet place")
+
+
+def test_minimum_move_never_leaves_a_unit_with_more_movement_worse_off():
+    """XI.A.5 (RP): "A unit may always make an operational movement of at least 1 hex ... It may even exceed its
+    MFs to do so; however, it is then Dispersed." A German corps in Mud in the 2nd Reserve Phase has 0 basic and
+    1 bonus MF; across a river into an enemy ZOC the hex costs 2 (RP X.A.2). It makes the move, Dispersed, as does
+    the same corps with no MF at all (out of fuel): more movement is never worse (I-68)."""
+    a, b, c = river_into_ezoc(RP)
+    for flags, mf in (({}, (0, 1)), ({"fuel_short": True}, (0, 0))):
+        st = ops(RP, {"de-k1": a, "su-a8": c}, phase="axis-reserve-2", weather="mud", flags={"de-k1": flags})
+        assert movement.allowance(Position(data(RP), st), unit_of(st, "de-k1"), 2) == mf
+        nxt = step(st, "axis", [{"move": "de-k1", "path": [b]}])
+        assert where(nxt, "de-k1") == b and nxt.unit("de-k1").flags.get("dispersed"), mf
+
+
+@GAMES
+def test_a_one_hex_move_legal_with_less_movement_is_legal_with_more(scen):
+    """I-68 as a property: over every reserve phase and weather, a corps that may make a one-hex move (into an
+    enemy ZOC, across a river) with its MF may make it with more MF too, and is Dispersed no more often."""
+    a, b, c = river_into_ezoc(scen)
+    outcome = {}
+    for weather in ("good", "mud", "snow"):
+        for phase in ("axis-ops", "axis-reserve-1", "axis-reserve-2", "axis-reserve-3"):
+            for fuel in (False, True):
+                st = ops(scen, {"de-k1": a, "su-a8": c}, phase=phase, weather=weather,
+                         flags={"de-k1": {"fuel_short": True} if fuel else {}})
+                basic, bonus = movement.allowance(Position(data(scen), st), unit_of(st, "de-k1"),
+                                                  int(phase[-1]) if "reserve" in phase else 0)
+                v = game_check(st, [{"move": "de-k1", "path": [b]}])
+                nxt = None if v else step(st, "axis", [{"move": "de-k1", "path": [b]}])
+                outcome.setdefault(basic + bonus, set()).add(
+                    "refused" if v else "dispersed" if nxt.unit("de-k1").flags.get("dispersed") else "ok")
+    ranks = {"ok": 0, "dispersed": 1, "refused": 2}
+    worst = [max(ranks[x] for x in outcome[mf]) for mf in sorted(outcome)]
+    assert worst == sorted(worst, reverse=True) and "refused" not in {x for v in outcome.values() for x in v}
+
+
+def game_check(state, items):
+    from pbem.core import game
+
+    from .helpers import orders
+
+    return game.check(state, [orders(state, "axis", items)])
 
 
 def test_bf_bonus_next_to_a_dispersed_unit_forbids_attacking():
@@ -269,8 +342,8 @@ def test_a_lake_crossing_is_a_whole_one_hex_move(scen):
 
 def test_the_hungarian_unit_never_enters_rumania():
     """X.D.2: "The Hungarian unit may never enter Romania" (I-55)."""
-    st = ops(BF, {"hu-mobk": "0127"})
-    v = rejected(st, "axis", [{"move": "hu-mobk", "path": ["0128"]}])
+    st = ops(BF, {"hu-mobk": "Z1"})  # printed codes: Z1 Hungarian, Z2 Rumanian
+    v = rejected(st, "axis", [{"move": "hu-mobk", "path": ["Z2"]}])
     assert codes(v) == ["MOVE_HUNGARY_ROMANIA"] and v[0].rule == "barbarossa-file X.D.2"
 
 
@@ -295,16 +368,20 @@ def test_moving_gains_control_and_is_reported(scen):
 def test_the_highway_halves_motorized_movement_on_the_advanced_map():
     """X.A: "ADVANCED MAP/Moscow-Minsk Highway: In Good and Mud weather, moving from one Moscow-Minsk Highway hex
     to another costs armor, armored infantry, armored cavalry, and motorized infantry units only 1/2 movement
-    factor." Option advanced-map; the highway runs 1014 (Minsk) to 2311 (Moscow) on our map."""
-    road = ["1213", "1313", "1413", "1513", "1612", "1712"]
-    st = ops(BF, {"de-pzk3": "1114", "de-k1": "1114"})
+    factor." Option advanced-map; the highway runs from Minsk to Moscow (M21) on our map."""
+    d = data(BF)
+    chain = highway(BF)
+    start_hex, road = chain[1], chain[2:8]
+    st = ops(BF, {"de-pzk3": start_hex, "de-k1": start_hex})
     adv = st.evolve(options=("advanced-map",))
     fast = step(adv, "axis", [{"move": "de-pzk3", "path": road}])  # 6 road hexes for 3 MF, its basic allowance
-    assert events(fast, "move")[0]["data"]["cost"] == 3 and where(fast, "de-pzk3") == "1712"
+    assert events(fast, "move")[0]["data"]["cost"] == 3 and where(fast, "de-pzk3") == road[-1]
     assert codes(rejected(st, "axis", [{"move": "de-pzk3", "path": road}])) == ["MOVE_EXCEEDS_MF"]  # basic map
     slow = step(adv, "axis", [{"move": "de-k1", "path": road[:3]}])  # infantry pays in full
     assert events(slow, "move")[0]["data"]["cost"] == 3
-    half = step(adv, "axis", [{"move": "de-pzk3", "path": ["1213", "1214"]}])  # off the road: 1/2 + 1
+    b = d.board
+    off = next(b.ids[n] for n in b.neighbours(b.index(road[0])) if not d.highway[n] and d.terrain[n] == "clear")
+    half = step(adv, "axis", [{"move": "de-pzk3", "path": [road[0], off]}])  # off the road: 1/2 + 1
     assert events(half, "move")[0]["data"]["cost"] == 1.5
-    snow = ops(BF, {"de-pzk3": "1114"}, weather="snow").evolve(options=("advanced-map",))
+    snow = ops(BF, {"de-pzk3": start_hex}, weather="snow").evolve(options=("advanced-map",))
     assert codes(rejected(snow, "axis", [{"move": "de-pzk3", "path": road[:4]}])) == ["MOVE_EXCEEDS_MF"]

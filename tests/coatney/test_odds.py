@@ -4,7 +4,7 @@ import pytest
 
 from pbem.rulesets.coatney import combat, odds
 
-from .helpers import BF, GAMES, RP, arrange, data, events, play, start
+from .helpers import BF, GAMES, RP, arrange, at, data, events, play, start
 
 
 @GAMES
@@ -39,14 +39,15 @@ def test_dispersed_defenders_read_one_column_right(scen):
 def test_per_unit_reading_in_one_battle():
     """VII.A.2 (I-11): one die per attack; at 3:2 a 3 gives the undispersed defender E (Engaged) and the
     Dispersed one in the same hex D1 (it retreats, Dispersed)."""
-    st = arrange(start(BF), {"de-a9": "3304", "de-pzk3": "3204", "su-a8": "3305", "su-a11": "3305"},
+    target = at(BF)
+    st = arrange(start(BF), {"de-a9": at(BF, "N"), "de-pzk3": at(BF, "NW"), "su-a8": target, "su-a11": target},
                  flags={"su-a11": {"dispersed": True}}, phase="axis-ops", turn=2)
-    nxt = play(st, "axis", [{"attack": "3305", "with": ["de-a9", "de-pzk3"], "factors": {"de-pzk3": 3}}], 3)
+    nxt = play(st, "axis", [{"attack": target, "with": ["de-a9", "de-pzk3"], "factors": {"de-pzk3": 3}}], 3)
     battle = events(nxt, "combat")[0]["data"]
     assert (battle["attack"], battle["defense"], battle["odds"], battle["roll"]) == (9, 6, "3:2", 3)
     assert battle["results"] == {"su-a11": "D1", "su-a8": "E"}
-    assert nxt.unit("su-a8").location == "3305" and nxt.unit("su-a8").flags["faced"] == "engaged"
-    assert nxt.unit("su-a11").location != "3305" and nxt.unit("su-a11").flags["dispersed"]
+    assert nxt.unit("su-a8").location == target and nxt.unit("su-a8").flags["faced"] == "engaged"
+    assert nxt.unit("su-a11").location != target and nxt.unit("su-a11").flags["dispersed"]
 
 
 @GAMES

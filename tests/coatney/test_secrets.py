@@ -13,7 +13,24 @@ from pbem.core.frozen import freeze
 from pbem.core.orders import OrdersFile
 from pbem.rulesets.coatney.secrets import final_number
 
-from .helpers import BF, RP
+from .helpers import BF, RP, at, data
+
+
+def interior(scen, n):
+    """n clear Soviet hexes far behind the front, without cities: the quiet centre's neighbourhood first."""
+    d = data(scen)
+    b = d.board
+    centre = b.index(at(scen))
+    ok = [i for i in range(len(b)) if d.country[i] == "ussr" and d.terrain[i] == "clear" and not d.city_name[i]
+          and not d.stalin_hex[i] and d.district[i] not in ("baltic", "western", "kiev", "odessa")]
+    return [b.ids[i] for i in sorted(ok, key=lambda i: (b.distance(centre, i), i))][:n]
+
+
+def west_of_the_reich(scen):
+    """Two clear German hexes on the west edge of the map."""
+    d = data(scen)
+    edge = [h for h in d.edges.get("west", ()) if d.country[h] == "germany" and d.terrain[h] == "clear"]
+    return d.board.ids[edge[0]], d.board.ids[edge[1]]
 
 SOVIET_SEED, AXIS_SEED = "22" * 32, "33" * 32
 SOVIET = {"format": "pbem/secret@1", "side": "soviet", "seed": SOVIET_SEED, "length": 10, "commitment": "00" * 32}
@@ -270,12 +287,15 @@ def test_each_scenario_s_set_up_freedom():
     'frontier' units ... as long as each frontier hex is occupied", units Dispersed at the start "are still
     dispersed" on their hexes; "Strategic": "anywhere within the Soviet Union, except that the dispersed units
     must still be on their designated hexes". A set-up that breaks its scenario forfeits the game."""
-    far = "3305"  # clear Soviet land far behind the front
+    far, beside = interior(BF, 2)  # clear Soviet land far behind the front
+    st = to_setup(letters=("2", "1", "1"), options=("soviet-choice",))
+    home = {o["secret_unit"]: o["at"] for o in game.ruleset_of(st).template(st, "soviet")["orders"]}
+    a10, a11 = home["su-a10"], home["su-a11"]  # two frontier armies' hexes
     assert "historical set-up" in set_up_as("111", moves={"su-a16": far})
-    assert set_up_as("211", moves={"su-a10": "0512", "su-a11": "0415"}) is None  # two frontier armies swap
+    assert set_up_as("211", moves={"su-a10": a11, "su-a11": a10}) is None  # two frontier armies swap
     assert "only frontier units" in set_up_as("211", moves={"su-a16": far})
-    assert "frontier hex 0415 is left empty" in set_up_as("211", moves={"su-a10": far})
-    assert set_up_as("311", moves={"su-a16": far, "su-a10": "3306"}) is None
+    assert f"frontier hex {a10} is left empty" in set_up_as("211", moves={"su-a10": far})
+    assert set_up_as("311", moves={"su-a16": far, "su-a10": beside}) is None
     reason = set_up_as("311", moves={"su-a13": far})  # a "D" army on 22Jun41
     assert "su-a13" in reason and "Dispersed unit stays on its designated hex" in reason and "XVI.C.1.a" in reason
 
@@ -285,7 +305,7 @@ def test_budyonny_s_stables_sets_up_its_b_units():
     added", units "freely placed as in 3)". The B units exist in every game, off the map, for this scenario."""
     gone = ["su-a4", "su-a13", "su-a18", "su-a27", "su-mmrd1"] + [f"su-mk{n}" for n in (1, 2, 3, 4, 5, 6, 7, 8, 9,
                                                                                      11, 12, 14, 15, 18)]
-    hexes = iter(f"{c:02d}{r:02d}" for c in range(26, 40) for r in range(2, 12))
+    hexes = iter(interior(BF, 60))
     extra = [(f"su-b-a{n}", next(hexes)) for n in range(1, 7)] + [(f"su-b-kk{n}", next(hexes)) for n in range(1, 7)]
     extra += [(f"dummy-{n:02d}", next(hexes)) for n in range(6, 13)]
     assert set_up_as("511", drop=tuple(gone), extra=tuple(extra)) is None
@@ -308,7 +328,7 @@ def test_the_tukhachevsky_twist_chooses_60_factors_of_infantry():
     spent = sum(cost(a) for a in armies)
     assert spent <= 60
     drop = tuple(u for u in template if u not in keep + armies and not u.startswith("dummy"))
-    hexes = iter(f"{c:02d}{r:02d}" for c in range(26, 40) for r in range(2, 12))
+    hexes = iter(interior(BF, 60))
     extra = [(u, next(hexes)) for u in twist]
     extra += [(f"dummy-{n:02d}", next(hexes)) for n in range(6, 6 + 48 - (len(template) - len(drop) + len(extra)))]
     assert set_up_as("611", drop=drop, extra=tuple(extra)) is None
@@ -335,7 +355,7 @@ def test_an_open_soviet_set_up_is_the_historical_one():
     places = [{"place": u.id, "at": pos.hex_id(home[u.id])} for u in setup.to_set_up(pos, "soviet")]
     ok, _ = run(st, "soviet", places)
     assert ok.phase == "axis-setup"
-    moved = [dict(p, at="3305") if p["place"] == "su-a16" else p for p in places]
+    moved = [dict(p, at=interior(BF, 1)[0]) if p["place"] == "su-a16" else p for p in places]
     v = game.check(st, [send(st, "soviet", moved)])
     assert [x.code for x in v] == ["SETUP_NOT_HISTORICAL"] and "XVI.C.1.a.1" in v[0].rule and "su-a16" in v[0].message
 
@@ -358,7 +378,7 @@ def test_the_agreed_set_up_freedom(scen):
         return [v.code for v in game.check(st, [send(st, "axis", places)])]
 
     undispersed, dispersed = "de-pzk56", "de-pzk40"  # 40. PzKps is marked "D": Dispersed on 22Jun41
-    west = {BF: ("0113", "0114"), RP: ("0120", "0121")}[scen]  # clear hexes in the west of the Reich
+    west = west_of_the_reich(scen)  # clear hexes in the west of the Reich
     elsewhere = {undispersed: west[0], dispersed: west[1]}
     assert axis_set_up((), {undispersed: west[0]}) == ["SETUP_NOT_HISTORICAL"]
     assert axis_set_up(("axis-setup-local",), {undispersed: west[0]}) == []

@@ -21,14 +21,20 @@ def city(scen, name):
 # --- VIII.A: rail ---------------------------------------------------------------------------------------------
 def test_rail_hexside_examples_of_the_text():
     """VIII.A.1: "Strategic land movement is possible across hex-sides K26/K27 and B16/C17 - never across B16/C16,
-    D12/D13, or the Kerch Straits, JJ13/II14" (printed codes on the reconstructed BF map)."""
+    D12/D13, or the Kerch Straits, JJ13/II14" (printed codes, each its own hex on the BF map's printed lattice).
+    Every pair is a hexside of our map (the hexes touch), rail crosses exactly the first two, and each hexside is
+    what stops or lets it: the Neva bay's sea, Lake Peipus, the strait; the Volga, a river, does not."""
     d = data(BF)
     b = d.board
     pos = Position(d, arrange(start(BF), {}))
     for x, y, ok in (("K26", "K27", True), ("B16", "C17", True), ("B16", "C16", False), ("D12", "D13", False),
                      ("JJ13", "II14", False)):
         i, j = b.index(b.resolve(x)), b.index(b.resolve(y))
-        assert (j in b.neighbours(i) and rail_side_ok(pos, i, j)) == ok, (x, y)
+        assert j in b.neighbours(i), (x, y)  # the example names a hexside: the two hexes touch
+        assert rail_side_ok(pos, i, j) == ok, (x, y)
+    for x, y, feature in (("B16", "C16", "sea"), ("D12", "D13", "lake"), ("JJ13", "II14", "strait"),
+                          ("K26", "K27", "river")):
+        assert feature in b.link(b.index(b.resolve(x)), b.index(b.resolve(y))), (x, y, feature)
 
 
 @GAMES
@@ -49,7 +55,7 @@ def test_rail_to_a_city_disperses_the_unit(scen):
 def test_rail_capacity(scen):
     """VIII.A.2: the Axis rails 1 corps (BF: or division) a R/R&SMP, the Soviet up to 3 non-front units."""
     warsaw = city(scen, "Warsaw")
-    krakow = city(scen, "Bucharest")
+    krakow = city(scen, "Konigsberg" if scen == BF else "Bucharest")  # BF's sheet holds no rail Warsaw-Rumania
     st = ops(scen, {"de-k1": warsaw, "de-k2": warsaw}, phase="axis-ops")
     v = rejected(st, "axis", [{"rail": "de-k1", "to": krakow}, {"rail": "de-k2", "to": krakow}])
     assert "RAIL_CAPACITY" in codes(v)

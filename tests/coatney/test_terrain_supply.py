@@ -153,6 +153,21 @@ def test_fuel_shortage_and_operational_movement_supply(scen):
     assert nxt.unit("de-pzk3").flags["dispersed"]
 
 
+def test_the_axis_fuel_line_runs_behind_the_west_edge():
+    """XIV.E with XIV.A (I-75): on The Barbarossa File's printed sheet no line on the map joins Ploesti (EE1) to
+    the panzers in Poland (Hungary and Slovakia are off it); the Axis's line runs behind the west edge, where
+    his supply lines end, so the historical set-up's armor has fuel. Cut Ploesti from the edge and it has none."""
+    st = start(BF)
+    pos = Position(data(BF), st)
+    panzer = pos.units["de-pzk39"]  # J4, in East Prussia's corner of Poland
+    assert supply.fuel(pos, panzer)
+    d, b = data(BF), data(BF).board
+    ploesti = b.index(b.resolve("Ploesti"))
+    cut = arrange(st, {"de-pzk39": st.unit("de-pzk39").location, "su-a8": b.ids[ploesti]})
+    pos = Position(d, cut)
+    assert not supply.fuel(pos, pos.units["de-pzk39"])  # the well in Soviet hands: no fuel anywhere
+
+
 def test_sea_control():
     """XV.B: "The Baltic Sea is controlled by the player who controls Koenigsberg. The Black Sea ... Sevastopol.
     The Sea of Azov ... both Rostov and Sevastopol"."""

@@ -43,7 +43,7 @@ GAMES = {
                                    tuple((f"orders-{n}-german.yaml", f"orders-{n}-soviet.yaml") for n in range(3)),
                                    sealed=True),
     "barbarossa-file": Example("barbarossa-file", "barbarossa-file/barbarossa-file-1941",
-                               ("--seed", "bf-demo-34", "--game-id", "bf-1941", "--setup", "historical"),
+                               ("--seed", "bf-demo-264", "--game-id", "bf-1941", "--setup", "historical"),
                                (("orders-1-axis-ops.yaml",), ("orders-2-axis-reserve-1.yaml",))),
     "russian-portfolio": Example("russian-portfolio", "russian-portfolio/russian-portfolio-1941",
                                  ("--seed", "rp-demo-16", "--game-id", "rp-1941", "--setup", "historical"),

@@ -78,6 +78,20 @@ def test_with_committed_dice_the_defender_answers_before_the_dice_can_be_known(t
     assert len(done.rolls) == 2
 
 
+def test_a_decision_step_awaits_the_defender_of_its_pending_combats():
+    """Consistency (issue 16): the decision step awaits the defender of the attacker's pending combats, and only a
+    decision step holds pending combats; a hand-edited state that says otherwise cannot be."""
+    from dataclasses import replace
+
+    s = mini_state(PLACES).evolve(options=("ask-decisions",))
+    asked = game.adjudicate(s, [orders_for(s, *ATTACKS)]).state
+    assert not [p for p in game.consistency(asked) if p.error]
+    wrong = asked.evolve(awaiting=replace(asked.awaiting, side="axis"))
+    assert [p.code for p in game.consistency(wrong) if p.error] == ["STATE_AWAITING"]
+    moved_on = asked.evolve(phase="second-movement", awaiting=replace(asked.awaiting, side="axis", kind="orders"))
+    assert "STATE_AWAITING" in [p.code for p in game.consistency(moved_on) if p.error]
+
+
 def test_a_cancelled_attack_does_not_shift_the_tables_chosen_per_combat():
     """The defender's per-combat tables follow the attacks as the question numbers them (every declared
     attack), so a table chosen for a later attack stays with it when an earlier one is cancelled at its

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from ...core.contract import Modifier, Odds, OrderForm, Problem, Route, UnitLine
 from ...core.dice import Dice
 from ...core.errors import MismatchError, ReferenceError_
 from ...core.events import Event, Violation
@@ -19,7 +20,7 @@ from ...core.orders import OrdersFile
 from ...core.ruleset import Ruleset
 from ...core.scenario import Scenario, month_of_turn
 from ...core.state import Awaiting, DiceState, GameState, ScenarioRef, Unit
-from . import german, russian, setup, turn
+from . import forms, german, russian, setup, turn
 from .common import Violations
 from .data import FACTOR, GERMAN, SIDES, SOVIET, UNKNOWN, load
 from .situation import Situation
@@ -170,45 +171,63 @@ class BarbarossaFast(Ruleset):
         return body
 
     def template_notes(self, state: GameState, side: str) -> list[str]:
-        """Comment lines for an orders template: the order forms of this step and the units that may use them."""
-        from ...core.scenario import find_scenario
-
-        data = load(find_scenario(state.scenario.path or state.scenario.id))
+        """Comment lines for an orders template: the step, and who adjudicates it."""
         lines = [f"{self.name}: {side} orders for {state.date}, {TEXT[state.phase]}; weather "
                  f"{state.extras.get('weather', 'good')}"]
-        forms = {
-            GERMAN_SETUP: ["{plan: historical | marcks | schultz | random}   (free-german-setup option: plan free)",
-                           "{place: UNIT, at: AGN Base}   up to 3 Army Group Centre units on another base",
-                           "{transfer: PANZERKORPS, to: AGN | AGC | AGS}   at most one"],
-            G_MOVE: ["{bonus: UNIT, to: POSITION}   one link, for units that will not attack this turn",
-                     "{air: LUFTFLOTTE, target: POSITION}   the air battle before the attack on that position",
-                     "{air: LUFTFLOTTE, resupply: POSITION}   instead: supply an isolated German unit",
-                     "add `borrowed: true` for Army Group Centre's borrowed luftflotte (turn 6 on)"],
-            G_ATTACK: ["{attack: POSITION, with: [UNIT, ...], via: {PANZERKORPS: FRIENDLY POSITION},",
-                       "  follow: [UNIT, ...], blitz: {to: POSITION, with: [PANZERKORPS, ...]},",
-                       "  air_bonus: attack | defence, no_retreat: [UNIT, ...], advance: [UNIT, ...]}",
-                       "answers: no_retreat: [UNIT, ...] (when you defend); pz40: AGN | AGS (donate the 40. PzKps);",
-                       "  retreat: always (hit defenders retreat even when not forced)"],
-            R_MOVE: ["{move: UNIT, to: POSITION}   one link (off-map boxes: any box)",
-                     "{attack: POSITION, with: [UNIT, ...]}   all from one position, at most 3",
-                     "answers: losses: hold | conserve (how your defenders take hits); retreat: always (hit",
-                     "  defenders retreat even when not forced)",
-                     "the German adjudicates this step: run `pbem reveal` to add the reveals it needs"],
-            R_REPL: ["{deploy: UNIT, to: POSITION}   a replacement, anywhere connected to its source",
-                     "the German adjudicates this step: run `pbem reveal` to add the reveals it needs"],
-            DEPLOYMENT: ["{place: UNIT, at: POSITION}   2 per frontline position, 1 behind each, 1 per city",
-                         "`pbem show STATE --secret SECRET` tells you which of your units is Strong"],
-        }.get(state.phase, [])
-        lines += ["order forms:"] + [f"  - {f}" for f in forms]
+        if state.phase in (R_MOVE, R_REPL):
+            lines.append("the German adjudicates this step: run `pbem reveal` to add the reveals it needs")
+        if state.phase == DEPLOYMENT:
+            lines.append("`pbem show STATE --secret SECRET` tells you which of your units is Strong")
+        return lines
+
+    def order_forms(self, state: GameState, side: str) -> tuple[OrderForm, ...]:
+        return forms.for_step(state.phase, side)
+
+    def all_order_forms(self) -> tuple[OrderForm, ...]:
+        return forms.ALL
+
+    def unit_lines(self, state: GameState, side: str) -> tuple[UnitLine, ...]:
+        """The side's units on the map in a step of play: position, the positions linked to it, Disruption."""
+        if state.phase not in (G_MOVE, G_ATTACK, R_MOVE):
+            return ()
+        data = self._data(state)
         mine = sorted((u for u in state.units if u.side == side and u.status == "active" and u.location),
                       key=lambda u: (u.location, u.id))
-        if mine and state.phase in (G_MOVE, G_ATTACK, R_MOVE):
-            lines.append("your units (position: units; linked positions):")
-            for place in sorted({u.location for u in mine}):
-                here = ", ".join(u.id + (" Disrupted" if u.flags.get("disrupted") else "") for u in mine
-                                 if u.location == place)
-                lines.append(f"  {place}: {here}; links {', '.join(data.links(place))}")
-        return lines
+        return tuple(UnitLine(u.id, u.type, str(u.location), f"links {', '.join(data.links(str(u.location)))}", "",
+                              "Disrupted" if u.flags.get("disrupted") else "") for u in mine)
+
+    def odds_modifiers(self, scenario: Scenario) -> tuple[Modifier, ...]:
+        from .odds import MODIFIERS
+
+        return MODIFIERS
+
+    def odds_arguments(self, scenario: Scenario) -> str:
+        from .odds import ARGUMENTS
+
+        return ARGUMENTS
+
+    def odds(self, scenario: Scenario, attack: Any, defense: Any, modifiers: Mapping[str, Any]) -> Odds:
+        """GROUND COMBAT RESOLUTION: the hits each way and every unit's fate (only the air battle rolls a die)."""
+        from .odds import battle_odds
+
+        return battle_odds(attack, defense, modifiers)
+
+    def route(self, state: GameState, unit_id: str, target: str, *, check: bool = True) -> Route:
+        from .route import fewest_links
+
+        return fewest_links(self, state, self._data(state), unit_id, target, check)
+
+    def consistency(self, state: GameState) -> list[Problem]:
+        from . import checks
+
+        awaits = {SELECTION: (SOVIET, "setup"), OVER: (None, "none")}
+        awaits.update({nxt: (side, kind) for side, kind, nxt in NEXT.values()})
+        return super().consistency(state) + checks.problems(state, self._data(state), awaits, TEXT)
+
+    def _data(self, state: GameState) -> Any:
+        from ...core.game import scenario_of
+
+        return load(scenario_of(state))
 
     def view(self, state: GameState, side: str | None, keys: Keyring | None = None, *, events: bool = True) -> Any:
         """The map as `side` sees it (pbem.view): Russian units face down unless exposed or read with his secret."""

@@ -330,21 +330,25 @@ class MovementPhase:
         end = path[-1]
         if need <= basic:
             return "ok"
+        minimum = len(path) == 1  # XI.A.5 (I-68): a one-hex move its MF cannot pay is still allowed, Dispersed
         if need <= basic + bonus:
             into_ezoc = end in ezoc
             if pos.params.bonus_into_ezoc == "dispersed":
                 return "disperse" if into_ezoc else "ok"
             if [x for x in undispersed(pos, ezoc.get(end, ())) if x.ct.cls != "parachute"]:
+                if minimum:
+                    return "disperse"  # XI.C withholds the bonus here; XI.A.5's minimum move remains (I-68)
                 if not quiet:
                     st.fail(o, "MOVE_BONUS_INTO_EZOC", "XI.C", f"{u.id} needs its movement bonus ({need} MF, basic {basic})"
                             f" and may not use it to enter an undispersed enemy unit's ZOC at {pos.label(end)}",
-                            unit=u.id, place=end, hint=f"with {basic} basic MF left it cannot make an engaging move")
+                            unit=u.id, place=end, hint=f"with {basic} basic MF left it cannot make an engaging move "
+                            "longer than the one hex XI.A.5 allows (which Disperses it)")
                 return None
             if into_ezoc or any(adjacent_division(pos, h, enemy(self.side)) for h in path):
                 return "face"
             return "ok"
-        if len(path) == 1 and basic + bonus < 1:
-            return "disperse"  # XI.A.5: the minimum move of one hex, Dispersed (I-31, I-67)
+        if minimum:
+            return "disperse"  # XI.A.5: the minimum move of one hex, Dispersed (I-31, I-68)
         if not quiet:
             st.fail(o, "MOVE_EXCEEDS_MF", "XI.A.2", f"{u.id} needs {need} MF; it has {basic} basic and {bonus} bonus"
                     f" ({pos.weather}, " + ("initial phase" if not self.reserve else f"reserve phase {self.reserve}") + ")",

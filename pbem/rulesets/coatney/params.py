@@ -32,6 +32,7 @@ class GameParams:
     dispersed_zoc: bool = True  # RP VII.B: Dispersed units have no ZOC
     division_zoc: bool = False  # BF XI.B.4: divisions and parachute units have none; RP III: every unit
     enter_parabrigade: bool = True  # BF XI.A.4
+    paradrops: bool = True  # BF XI.D; RP has no parachute units, and no paradrop order (its template omits it)
     # combat
     river_shift: str = "half"  # BF X.B.2: flanked by half the strength; RP: any attacker not across
     advance_disperses: bool = False  # RP VII.B
@@ -78,7 +79,8 @@ RP = GameParams(
               **{c: f"(BF {c})" for c in ("IX.A.1.b.4", "IX.A.1.b.4.a", "IX.A.1.b.4.b", "IX.A.1.b.4.c",
                                           "IX.A.1.b.4.d")}},
     bad_weather="halve", bonus={SOVIET: 3, AXIS: 2}, bonus_into_ezoc="dispersed", river_into_ezoc_cost=1,
-    ezoc_rules="rp", dispersed_zoc=False, division_zoc=True, enter_parabrigade=False, river_shift="all",
+    ezoc_rules="rp", dispersed_zoc=False, division_zoc=True, enter_parabrigade=False, paradrops=False,
+    river_shift="all",
     advance_disperses=True, engaged_word="Spent", axis_rail_sizes=("corps",), detrain_any_city=True,
     one_arrival_per_hex=True, cost_rule="by-type", infantry_divisor=False, fronts_per_turn=2,
     axis_schedule="each-turn", japan_roll="turn", siberian_groups=True, factory_pairs_count=False,

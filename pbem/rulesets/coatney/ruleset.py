@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from ...core.contract import Modifier, Odds, OddsTable, OrderForm, Problem, Route, UnitLine, distribution, whole
 from ...core.dice import Dice
 from ...core.errors import OrdersRejected, ReferenceError_, UsageError
 from ...core.events import Event, Violation
@@ -12,7 +13,7 @@ from ...core.orders import OrdersFile
 from ...core.ruleset import Ruleset
 from ...core.scenario import Scenario
 from ...core.state import Awaiting, DiceState, GameState, ScenarioRef, Unit
-from . import activation, secrets, setup as setupmod, turn, victory
+from . import activation, checks, forms, secrets, setup as setupmod, turn, victory
 from .common import Step, side_name
 from .data import CoatneyData, load, turn_name
 from .orders import Choice, Place, parse_file
@@ -30,7 +31,7 @@ class CoatneyRuleset(Ruleset):
     order_schema = "coatney-order"
     state_schema = "coatney-state"
     sides = SIDES
-    hides = (SOVIET,)
+    hides = (SOVIET,)  # with --hidden soviet=KEY: the letters and the face-down set-up (I-69)
 
     # --- data ---------------------------------------------------------------------------------
     def data(self, state: GameState) -> CoatneyData:
@@ -351,21 +352,50 @@ class CoatneyRuleset(Ruleset):
         elif state.phase == "letters":
             lines += ["write three letters A-F in secret_letters; `pbem reveal` commits them and removes them"]
         if state.phase in turn.PHASES:
-            lines += ["order forms (hexes: 'CCRR' quoted, printed codes such as M21, or city names):",
-                      "  - {move: UNIT or [UNIT, ...], path: [HEX, ...]}   every hex entered, in order",
-                      "  - {attack: HEX or [HEX, ...], with: [UNIT, ...], exchange: ..., advance: {UNIT: [HEX]},",
-                      "     r2_routes: {UNIT: [HEX, HEX]}, losses: [UNIT], breakthrough: [{attack: ..., with: ...} or",
-                      "     {join: N, with: [UNIT, ...]} (joins the attack that is order N)],",
-                      "     cancel_if: {odds_below: '2:1'}, overrun: false, factors: {UNIT: n}}",
-                      "  - {end_turn: true}   skip the remaining reserve phases",
-                      *(["  - {evacuate: CITY, stage: entrain | move | detrain, to: CITY or siberia}   a tank factory,",
-                         "     named by the city it leaves; one stage a turn, each a rail move; `to` with move only",
-                         "     (IX.A.1.b.4)"] if side == SOVIET else []),
-                      "answers (standing, when you defend): no_retreat, no_retreat_cities, voluntary_retreat, retreat,",
-                      "  isolation, isolation_reduce (Soviet: {FRONT: ARMY or none}), overstack",
-                      *(["  bump: {UNIT: HEX}   the unit an arrival pushes aside and where (RP IX.A)"]
-                        if self.params.one_arrival_per_hex else [])]
+            lines.append("hexes: 'CCRR' quoted, printed codes such as M21, or city names; `pbem route STATE UNIT HEX` "
+                         "finds a move")
         return lines
+
+    def order_forms(self, state: GameState, side: str) -> tuple[OrderForm, ...]:
+        return forms.for_step(state.phase, side, self.params.one_arrival_per_hex, self.params.paradrops)
+
+    def all_order_forms(self) -> tuple[OrderForm, ...]:
+        return forms.of_game(self.params.one_arrival_per_hex, self.params.paradrops)
+
+    def unit_lines(self, state: GameState, side: str) -> tuple[UnitLine, ...]:
+        """The side's units on the map in a step of play: type, hex, basic and bonus MF this phase, supply, and
+        what stops them (Dispersed, faced, moved, attacked)."""
+        if state.phase not in turn.PHASES:
+            return ()
+        from . import movement, supply
+
+        pos = Position(self.data(state), state)
+        reserve = turn.reserve_of(state.phase)
+        out = []
+        for u in sorted(pos.active_units(side), key=lambda u: u.id):
+            if u.flags.get("token"):
+                out.append(UnitLine(u.id, "face down", pos.label(u.loc), status="face down"))
+                continue
+            basic, bonus = movement.allowance(pos, u, reserve)
+            marks = [m for m, on in (("Dispersed", u.dispersed), (f"faced ({u.flags.get('faced')})", u.faced),
+                                     ("moved", bool(u.flags.get("moved"))),
+                                     ("attacked", bool(u.flags.get("attacked")))) if on]
+            out.append(UnitLine(u.id, u.ct.label, pos.label(u.loc), f"MF {basic}+{bonus}",
+                                "in supply" if supply.in_supply(pos, u) else "OUT OF SUPPLY", ", ".join(marks),
+                                u.ct.name))
+        return tuple(out)
+
+    def route(self, state: GameState, unit_id: str, target: str, *, check: bool = True) -> Route:
+        from .route import cheapest
+
+        return cheapest(self, state, unit_id, target, check)
+
+    def consistency(self, state: GameState) -> list[Problem]:
+        data = self.data(state)
+        ids = data.__dict__.get("_starting_ids")
+        if ids is None:  # once per scenario: states are checked on every load
+            ids = data.__dict__["_starting_ids"] = [u.id for u in self.starting_units(data)]
+        return super().consistency(state) + checks.problems(state, data, self.id, ids)
 
     def summary(self, state: GameState, side: str | None, keys: Any = None) -> dict:
         data = self.data(state)
@@ -431,26 +461,48 @@ class CoatneyRuleset(Ruleset):
 
         return where(self, state, place, side, keys)
 
-    def odds(self, scenario: Scenario, attack: int, defense: int, modifiers: Mapping[str, Any]) -> dict:
-        """The basic and final columns and the distribution of results (each face 1/6)."""
-        from fractions import Fraction
+    def odds_modifiers(self, scenario: Scenario) -> tuple[Modifier, ...]:
+        return ODDS_MODIFIERS
 
+    def odds_arguments(self, scenario: Scenario) -> str:
+        return ("ATTACK and DEFENSE are the wave's attack factors and the defenders' defence factors with their "
+                "bonuses (XIII.C.1-2)")
+
+    def odds(self, scenario: Scenario, attack: Any, defense: Any, modifiers: Mapping[str, Any]) -> Odds:
+        """XIII.C: the basic column (capped at 10:1), the shifts, and each result's chance on the final column,
+        read one column right against Dispersed defenders (VII.A.2)."""
         from . import odds as oddsmod
 
+        att, dfn = whole(attack, "the attack factors"), whole(defense, "the defence factors", 1)
         data = load(scenario)
-        basic = oddsmod.column_index(data, attack, defense)
-        shift = int(modifiers.get("shift", 0))
-        final = basic + shift
-        out: dict[str, Any] = {"attack": attack, "defense": defense, "basic": oddsmod.column_name(data, basic)}
+        basic = oddsmod.column_index(data, att, dfn)
+        shifts = [(m.help.split(":")[0], SHIFTS[m.name]) for m in ODDS_MODIFIERS
+                  if m.name in SHIFTS and modifiers.get(m.name)]
+        extra = whole(modifiers.get("shift") or 0, "--shift", -99)
+        if extra:
+            shifts.append(("other shifts", extra))
+        final = basic + sum(s for _, s in shifts)
+        applied = tuple(f"{what} {s:+d} column" for what, s in shifts)
+        facts = {"basic": oddsmod.column_name(data, basic)}
         if final < 0:
-            out["final"] = "not allowed (below 1:6, XIII.C.4)"
-            return out
+            return Odds(att, dfn, (), applied, ("final odds below 1:6: the attack is not allowed (XIII.C.4)",),
+                        {**facts, "final": "not allowed (below 1:6, XIII.C.4)"})
         final = min(final, len(data.crt_columns) - 1)
-        out["final"] = oddsmod.column_name(data, final)
-        for label, col in (("undispersed", final), ("dispersed", final + 1)):
-            dist: dict[str, Fraction] = {}
-            for die in range(1, 7):
-                r = oddsmod.read(data, col, die)
-                dist[r] = dist.get(r, Fraction(0)) + Fraction(1, 6)
-            out[label] = {k: str(v) for k, v in sorted(dist.items())}
-        return out
+        facts["final"] = oddsmod.column_name(data, final)
+        tables = tuple(OddsTable(key, name, oddsmod.column_name(data, col),
+                                 distribution(oddsmod.read(data, col, die) for die in range(1, 7)))
+                       for key, name, col in (("undispersed", "undispersed defenders", final),
+                                              ("dispersed", "Dispersed defenders (VII.A.2)", final + 1)))
+        notes = (f"basic column {facts['basic']}, final {facts['final']} (XIII.C.3-5)",) if shifts else ()
+        return Odds(att, dfn, tables, applied, notes, facts)
+
+
+SHIFTS = {"river": -1, "first_turn": 1, "winter_offensive": 1}
+ODDS_MODIFIERS = (
+    Modifier("river", "--river", "flag", "river: every attacker (or too many) across a river", "X.B.2-3, XIII.C.5"),
+    Modifier("first_turn", "--first-turn", "flag", "invasion surprise: a German attack of the first Axis player-turn",
+             "XVI.B.1"),
+    Modifier("winter_offensive", "--winter-offensive", "flag", "Soviet winter offensive: a Snow turn of it, "
+             "defenders north of the Arctic line", "VI.B.3"),
+    Modifier("shift", "--shift", "int", "any other column shift (right positive)", "XIII.C.5", default=0),
+)

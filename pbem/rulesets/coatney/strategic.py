@@ -76,15 +76,19 @@ def detrain_problem(pos: Position, u: PUnit, h: int, arrived: Mapping[int, int],
 
 
 def kerch_guards(pos: Position) -> list[int]:
-    """VIII.B: the land hexes beside the Kerch Straits, from the map's strait hexside: its two hexes and the
-    land hex beyond each in the same row. On the Barbarossa File map these are the printed II13, II14, JJ13
-    and JJ14; the Russian Portfolio repeats those codes, but its map is another (R-19), so the hexes are found
-    the same way there."""
+    """VIII.B: the land hexes beside the Kerch Straits, from the map's strait hexside: its two hexes and the land
+    hexes next to both, which on the Barbarossa File's printed lattice are exactly the printed II13, II14, JJ13
+    and JJ14. The Russian Portfolio repeats those codes on another map (R-19), where no land hex is next to both
+    shores: there, the land hex beyond each shore in its row."""
     out: set[int] = set()
     for (a, b), name in pos.data.straits.items():
         if name != "Kerch":
             continue
         out |= {a, b}
+        both = {n for n in set(pos.board.neighbours(a)) & set(pos.board.neighbours(b)) if pos.land(n)}
+        if both:
+            out |= both
+            continue
         for here, other in ((a, b), (b, a)):
             row, col = pos.hex_id(here)[2:], int(pos.hex_id(here)[:2])
             step = -1 if int(pos.hex_id(other)[:2]) > col else 1
@@ -112,8 +116,8 @@ def arrive_stack(step: Step, u: PUnit, h: int, answers: Mapping[str, Any]) -> bo
     east = u.side == SOVIET
     cands = [n for n in pos.board.neighbours(h) if pos.land(n) and pos.control[n] == u.side
              and not pos.enemy_occupied(n, u.side) and stacking.problem_for(pos, n, pos.stack(n, u.side) + [bumped]) is None]
-    col = lambda n: int(pos.hex_id(n)[:2])  # noqa: E731
-    toward = [n for n in cands if (col(n) > col(h) if east else col(n) < col(h))]
+    x = pos.board.east
+    toward = [n for n in cands if (x(n) > x(h) if east else x(n) < x(h))]
     if not toward:
         return False
     dest = min(toward, key=lambda n: pos.hex_id(n))

@@ -123,7 +123,10 @@ def in_supply(pos: Position, u: PUnit) -> bool:
 
 
 def fuel(pos: Position, u: PUnit) -> bool:
-    """XIV.E: a line of any length to the side's fuel source (Ploesti for the Axis, Maikop for the Soviet)."""
+    """XIV.E: a line of any length to the side's fuel source (Ploesti for the Axis, Maikop for the Soviet). An Axis
+    line may also end on a friendly supply-edge hex while Ploesti traces to one: behind the west edge, where XIV.A's
+    Axis supply lines end, the Reich's lines join them (I-75; The Barbarossa File's printed sheet ends at Ploesti's
+    column, with Hungary and Slovakia off it)."""
     if u.loc is None:
         return False
     key = ("fuel", u.side, pos.version, pos.weather)
@@ -133,8 +136,13 @@ def fuel(pos: Position, u: PUnit) -> bool:
                  and (pos.data.map_doc.get("cities") or {}).get(nm, {}).get("oil")
                  and pos.data.home[h] == u.side and pos.control[h] == u.side]
         flags = passable(pos, u.side)
-        hit = pos.remember(key, reachable(pos.board, [h for h in wells if flags[h]], flags,
-                                          crossing=crossing(pos, u.side)))
+        cross = crossing(pos, u.side)
+        start = [h for h in wells if flags[h]]
+        hit = reachable(pos.board, start, flags, crossing=cross)
+        edge = [h for h in pos.data.edges.get("axis_supply", ()) if flags[h] and pos.control[h] == AXIS]
+        if u.side == AXIS and any(h in hit for h in edge):
+            hit = reachable(pos.board, start + edge, flags, crossing=cross)
+        hit = pos.remember(key, hit)
     return u.loc in hit
 
 

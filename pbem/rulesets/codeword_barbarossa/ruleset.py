@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from ...core.contract import OrderForm, Problem, Route, UnitLine
 from ...core.dice import Dice
 from ...core.errors import MismatchError, ReferenceError_
 from ...core.events import Event, Violation
@@ -18,7 +19,7 @@ from ...core.orders import OrdersFile
 from ...core.ruleset import Ruleset
 from ...core.scenario import Scenario, find_scenario, month_of_turn
 from ...core.state import Awaiting, DiceState, GameState, ScenarioRef
-from . import cards, movement, terminal, victory
+from . import cards, forms, movement, terminal, victory
 from . import setup as placement
 from .data import SIDES, Data, load
 from .situation import Situation, Violations
@@ -176,20 +177,37 @@ class CodewordBarbarossa(Ruleset):
                  f"Crisis Level {state.extras.get('crisis')}; you have {r.get('actions', 0)} Actions, "
                  f"{r.get('brp', 0)} BRPs, Technology Level {r.get('tech', 1)} ({r.get('investment', 0)} invested)",
                  "simultaneous step: check (`pbem check`), then `pbem reveal` with your secret, then seal and send"]
-        forms = {
-            SETUP: ["{place: UNIT, at: AREA}   (9.2, 9.3)", "{strategy: set, secret_to: NAME}   your secret War Strategy"],
-            MOVE: ["{move: UNIT, path: [AREA, ...]}   1 Action; up to 2 areas (3 for armor, mechanized, cavalry)",
-                   "{reserve: UNIT, to: Soviet Reserve | AREA}   2 Actions (4.2)",
-                   "{sea: UNIT, to: Norway | BALTIC COASTAL AREA}   1 Action + 2 BRPs (4.3)",
-                   "{redeploy: UNIT, to: AREA}   1 Action + 1 BRP (4.4)"],
-            TERMINAL: ["{strategy: announce}   1 Action; next turn {strategy: change, secret_to: NAME} (7.1)",
-                       "{invest: 2 | 4}   1 Action + BRPs (5.1)",
-                       "{mobilize: UNIT, at: HOME AREA}, {upgrade: UNIT}   1 Action + BRPs (5.2-5.5)",
-                       "{dismantle: FZ}, {deploy_fortified: FZ, at: AREA}   Soviet, 1 Action + 1 BRP (5.6)",
-                       "{draw: N}   N Actions; {play: CARD TOKEN, units: [...]}   1 Action (6.1)"],
-            OPENING: ["no orders: `pbem reveal` adds the reveals of your War Strategy"],
-        }.get(state.phase, [])
-        return lines + ["order forms:"] + [f"  - {f}" for f in forms]
+        if state.phase == OPENING:
+            lines.append("no orders: `pbem reveal` adds the reveals of your War Strategy")
+        return lines
+
+    def order_forms(self, state: GameState, side: str) -> tuple[OrderForm, ...]:
+        return forms.for_step(state.phase, side)
+
+    def all_order_forms(self) -> tuple[OrderForm, ...]:
+        return forms.ALL
+
+    def unit_lines(self, state: GameState, side: str) -> tuple[UnitLine, ...]:
+        """The side's units in play, with the areas a land move reaches and whether they moved this turn."""
+        if state.phase not in (MOVE, TERMINAL):
+            return ()
+        data = load(find_scenario(state.scenario.path or state.scenario.id))
+        return tuple(UnitLine(u.id, u.type, str(u.location), f"moves {data.moves(u.type)} areas", "",
+                              "moved" if u.flags.get("moved") else "")
+                     for u in sorted(state.units, key=lambda u: (str(u.location), u.id))
+                     if u.side == side and u.status == "active" and u.location)
+
+    def route(self, state: GameState, unit_id: str, target: str, *, check: bool = True) -> Route:
+        from .route import fewest_areas
+
+        data = load(find_scenario(state.scenario.path or state.scenario.id))
+        return fewest_areas(self, state, data, unit_id, target, check)
+
+    def consistency(self, state: GameState) -> list[Problem]:
+        from . import checks
+
+        data = load(find_scenario(state.scenario.path or state.scenario.id))
+        return super().consistency(state) + checks.problems(state, data, TEXT)
 
     def view(self, state: GameState, side: str | None, keys: Keyring | None = None, *, events: bool = True) -> Any:
         """The map as `side` sees it (pbem.view): hands and War Strategies only to their owner with its secret."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from ...core.contract import Modifier, Odds, OddsTable, OrderForm, Problem, Route, UnitLine, distribution, whole
 from ...core.dice import Dice
 from ...core.errors import ReferenceError_
 from ...core.events import Event, Violation
@@ -16,6 +17,7 @@ from ...core.orders import OrdersFile
 from ...core.ruleset import Ruleset
 from ...core.scenario import Scenario
 from ...core.state import Awaiting, DiceState, GameState, ScenarioRef, Unit
+from . import checks, forms
 from . import data as spidata
 from .combat import CombatPhase
 from .control import axis_cities
@@ -53,6 +55,12 @@ def in_game(entry: Mapping[str, Any], options: Sequence[str] | frozenset[str]) -
     if opt.startswith("!"):
         return opt[1:] not in options
     return not opt or opt in options
+
+
+def scenario_units(d: spidata.SpiData, options: Sequence[str]) -> list[tuple[str, str, dict]]:
+    """The order of battle's units the game's options keep (id, counter type, first flags)."""
+    return [(u["id"], u["type"], {"setup": True} if u.get("start") else {"arrives": u["arrives"]})
+            for u in d.oob["units"] if in_game(u, options)]
 
 
 class SpiBarbarossa(Ruleset):
@@ -388,47 +396,30 @@ class SpiBarbarossa(Ruleset):
         return {"orders": [], "answers": answers}
 
     def template_notes(self, state: GameState, side: str) -> list[str]:
-        """Comment lines for an orders template: the side's units, what they may do, order syntax."""
+        """The step, the weather and what the side should know before writing its orders."""
         d = spidata.load(self._scenario(state))
-        pos = Position(d, state)
         lines = [f"{self.name}: {side_name(side)} orders for {state.date}, {PHASE_TEXT[state.phase]}",
-                 f"weather: {pos.weather}"]
+                 f"weather: {d.weather_for(state.date)}"]
         if state.phase == SETUP:
             lines.append("the historical deployment is filled in below; change any `at:` (hex id or city name)")
-            return lines
-        if state.phase == DECISION:
+        elif state.phase == DECISION:
             lines.append("you defend: choose the combat results table for the enemy's combats, then send this back")
             lines.append(state.awaiting.question)
-            lines.append("answers: crt: I, II or auto for all, or per combat: crt: {1: I, 2: II}")
-            return lines
-        lines += ["order forms (hex ids 'CCRR' quoted, or city names):",
-                  "  - {move: UNIT or [UNIT, UNIT], path: ['0000', ...]}      every hex entered, in order",
-                  "  - {rail: UNIT, path: [...]}                           at the start of the phase, up to 12 hexes",
-                  "  - {overrun: HEX, with: [UNIT, ...], path: [..., HEX]}  motorized, 9-1 or better",
-                  "  - {enter: UNIT, at: HEX}                              reinforcements, first movement phase",
-                  "  - {breakdown: ARMY}  first in a phase;  {recombine: [CORPS, ...]}  last in a phase"]
-        if state.phase == FIRST:
-            lines.append("  - {attack: HEX, with: [UNIT, ...], supply: SUPPLYUNIT, air: [LUFTWAFFE], retreat: HEX}")
-        if campaign.settings(pos):
-            lines += self._campaign_notes(pos, state, side)
-        lines.append("answers: crt: I, II or auto is the table you choose when the enemy attacks you (COMBAT);")
-        lines.append("  it stands until you send another one; auto takes the table with fewer DE results")
-        lines.append("your units (id, type, hex, allowance, supply, name):")
-        names = {u["id"]: u.get("name", "") for u in d.oob["units"]}
-        for u in sorted(pos.active_units(side), key=lambda u: u.id):
-            sup = "in supply" if in_general_supply(pos, u) else "OUT OF SUPPLY"
-            lines.append(f"  {u.id:<12} {u.ct.label:<7} {pos.label(u.loc):<22} MA {allowance(pos, u)}  {sup:<13} "
-                         f"{names.get(u.id, '')}".rstrip())
-        due = [u for u in pos.units.values() if u.side == side and u.status == "pending" and u.flags.get("arrives", "9") <= state.date]
-        if due and state.phase == FIRST:
-            lines.append("reinforcements you may enter now: " + ", ".join(sorted(u.id for u in due)))
+        else:
+            lines.append("hex ids 'CCRR' quoted, or city names; `pbem route STATE UNIT HEX` finds a path")
+            pos = Position(d, state)
+            if state.phase == FIRST:
+                due = [u for u in pos.units.values() if u.side == side and u.status == "pending"
+                       and u.flags.get("arrives", "9") <= state.date]
+                if due:
+                    lines.append("reinforcements you may enter now: " + ", ".join(sorted(u.id for u in due)))
+            if campaign.settings(pos):
+                lines += self._campaign_notes(pos, state, side)
         return lines
 
     def _campaign_notes(self, pos: Position, state: GameState, side: str) -> list[str]:
-        """What the Campaign Game's own rules let this side do in this step, for the orders template."""
+        """What the Campaign Game's own rules let this side do in this step (its order forms are in forms.py)."""
         lines = []
-        if side == SOVIET:
-            lines.append("  - {exit: [ARMY, ...]}   Soviet armies on the west edge leave the map (Campaign Game Victory)")
         if side == AXIS and state.phase == FIRST:
             due = campaign.replacements_due(pos)
             if due:
@@ -437,10 +428,32 @@ class SpiBarbarossa(Ruleset):
             if state.date[5:] == "03":
                 lines.append("March: the Red Air-Force removes one Luftwaffe unit: {remove: UNIT}, or answers "
                              "luftwaffe: [UNIT, ...] (your preference); by default the first on the map by id")
-        if "modified-victory" in pos.options:
-            lines.append("answers: end: agree ends the game at the end of this game-turn if the other player agrees "
-                         "too (Modified Victory Conditions)")
         return lines
+
+    def order_forms(self, state: GameState, side: str) -> tuple[OrderForm, ...]:
+        campaign_game = bool(spidata.load(self._scenario(state)).settings.get("campaign"))
+        return forms.for_step(state.phase, side, state.options, campaign_game)
+
+    def all_order_forms(self) -> tuple[OrderForm, ...]:
+        return forms.ALL
+
+    def unit_lines(self, state: GameState, side: str) -> tuple[UnitLine, ...]:
+        """The side's units on the map: type, hex, movement allowance this turn, general supply, name."""
+        if state.phase in (SETUP, DECISION, OVER):
+            return ()
+        d = spidata.load(self._scenario(state))
+        pos = Position(d, state)
+        names = {u["id"]: u.get("name", "") for u in d.oob["units"]}
+        return tuple(UnitLine(u.id, u.ct.label, pos.label(u.loc), f"MA {allowance(pos, u)}",
+                              "in supply" if in_general_supply(pos, u) else "OUT OF SUPPLY", "", names.get(u.id, ""))
+                     for u in sorted(pos.active_units(side), key=lambda u: u.id))
+
+    def consistency(self, state: GameState) -> list[Problem]:
+        d = spidata.load(self._scenario(state))
+        cache = d.__dict__.setdefault("_unit_ids", {})  # once per scenario and options: states load on every command
+        if state.options not in cache:
+            cache[state.options] = [uid for uid, _, _ in scenario_units(d, state.options)]
+        return super().consistency(state) + checks.problems(state, d, cache[state.options], PHASE_TEXT)
 
     def summary(self, state: GameState, side: str | None, keys: Any = None) -> dict:
         d = spidata.load(self._scenario(state))
@@ -469,8 +482,9 @@ class SpiBarbarossa(Ruleset):
         control = city_control(Position(d, state))
         return {n: control[n] for n in sorted(d.city_vp) if d.city_vp[n] and d.country[d.city_hex[n]] == "ussr"}
 
-    def route(self, state: GameState, unit_id: str, target: str) -> dict:
-        """Cheapest legal path for a unit to a hex in the current movement phase, with its cost."""
+    def route(self, state: GameState, unit_id: str, target: str, *, check: bool = True) -> Route:
+        """Cheapest legal path for a unit to a hex in the current movement phase, with its cost; the rules' own
+        check of the move order it gives, when the unit's side is to move."""
         from .movement import cheapest_path
 
         d = spidata.load(self._scenario(state))
@@ -483,10 +497,17 @@ class SpiBarbarossa(Ruleset):
         goal = pos.board.index(pos.board.resolve(target))
         found = cheapest_path(phase, u, goal)
         if found is None:
-            return {"unit": unit_id, "to": pos.hex_id(goal), "path": None, "cost": None, "allowance": allowance(pos, u)}
+            return Route(unit_id, pos.hex_id(goal), None, allowance=allowance(pos, u),
+                         why_none="enemy units, water or the rules block every path")
         path, cost = found
-        return {"unit": unit_id, "to": pos.hex_id(goal), "path": [pos.hex_id(h) for h in path], "cost": cost,
-                "allowance": allowance(pos, u), "within_allowance": cost <= allowance(pos, u) or len(path) == 1}
+        ids = tuple(pos.hex_id(h) for h in path)
+        order = {"move": unit_id, "path": list(ids)}
+        refused = ""
+        if cost > allowance(pos, u) and len(path) > 1:
+            refused = f"it costs {cost} MP, more than the allowance of {allowance(pos, u)} (MOVEMENT (C))"
+        elif check and state.phase in (FIRST, SECOND) and u.side in self.submitters(state):
+            refused = self.objection(state, u.side, order)
+        return Route(unit_id, pos.hex_id(goal), ids, cost, allowance(pos, u), "MP", order, refused)
 
     def view(self, state: GameState, side: str | None, keys: Any = None, *, events: bool = True) -> Any:
         """The map as `side` sees it (pbem.view); nothing is hidden in this game."""
@@ -500,29 +521,40 @@ class SpiBarbarossa(Ruleset):
         return where(self, state, place, side, keys)
 
     # --- odds ------------------------------------------------------------------------------
-    def odds(self, scenario: Scenario, attack: int, defense: int, modifiers: Mapping[str, Any]) -> dict:
-        """The odds column and the exact chance of each result on each CRT (each face is 1/6)."""
-        from fractions import Fraction
+    def odds_modifiers(self, scenario: Scenario) -> tuple[Modifier, ...]:
+        return ODDS_MODIFIERS
 
+    def odds(self, scenario: Scenario, attack: Any, defense: Any, modifiers: Mapping[str, Any]) -> Odds:
+        """The odds column and the exact chance of each result on each CRT (each face is 1/6)."""
         d = spidata.load(scenario)
-        mult = 1
+        att, dfn = whole(attack, "the attack strength"), whole(defense, "the defence strength", 1)
+        mult, applied = 1, []
         if modifiers.get("double"):
             mult *= 2
+            applied.append("defence doubled by terrain")
         if modifiers.get("finns_in_finland"):
             mult *= 2
-        air = int(modifiers.get("air", 0)) * (1 if modifiers.get("winter") else 2)
-        att, dfn = attack + air, defense * mult
-        out = {"attack": att, "defense": dfn, "tables": {}}
+            applied.append("Finns in Finland: defence doubled (COMBAT (J))")
+        air = whole(modifiers.get("air") or 0, "--air")
+        if air:
+            each = 1 if modifiers.get("winter") else 2
+            applied.append(f"{air} Luftwaffe unit(s) at {each} each" + (" (Winter (C))" if each == 1 else ""))
+            att += air * each
+        dfn *= mult
+        tables = []
         for cid in sorted(d.crts):
             crt = d.crts[cid]
             col = crt.column_for(att, dfn)
             row = crt.results[col] if col else (crt.below,) * 6
-            dist: dict[str, Fraction] = {}
-            for r in row:
-                dist[r] = dist.get(r, Fraction(0)) + Fraction(1, 6)
-            out["tables"][cid] = {"name": crt.name, "column": odds_text(col),
-                                  "results": {k: str(v) for k, v in sorted(dist.items())},
-                                  "percent": {k: round(float(v) * 100, 1) for k, v in sorted(dist.items())}}
-        out["overrun_possible"] = att >= 9 * dfn
-        return out
+            tables.append(OddsTable(cid, crt.name, odds_text(col), distribution(row)))
+        notes = ("9-1 or better: an overrun is possible in a movement phase (OVERRUN)",) if att >= 9 * dfn else ()
+        return Odds(att, dfn, tuple(tables), tuple(applied), notes, {"overrun_possible": att >= 9 * dfn})
 
+
+ODDS_MODIFIERS = (
+    Modifier("double", "--double", "flag", "defender doubled by terrain (rough, or every attacker across a river)",
+             "Terrain Effects Chart; OVERRUN (F)"),
+    Modifier("finns_in_finland", "--finns", "flag", "Finnish defenders in Finland", "COMBAT (J)"),
+    Modifier("air", "--air", "int", "Luftwaffe units assisting (attack strength 2 each)", "Luftwaffe", default=0),
+    Modifier("winter", "--winter", "flag", "winter: air units attack at one", "Winter (C)"),
+)
