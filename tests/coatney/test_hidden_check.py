@@ -160,3 +160,107 @@ def test_an_attack_the_turned_up_counters_put_below_1_6_is_not_made(monkeypatch)
     texts = [e["text"] for e in nxt.log["events"] if e["kind"] == "not-made"]
     assert texts == ["order 2 (an attack) is not made: the counters that turned up make its odds 1:9, below 1:6 "
                      "(XIII.C.4, I-74)"]
+
+
+def two_moves_to_one_hex():
+    """RP's first Axis movement: 18. Army and I Corps (0317) go for 0416 through 0417, next to a face-down unit
+    (so the counter turns up there and its ZOC cuts them short at 0417), and 4. Panzer Group with XLI Panzer Corps
+    (0318) end in 0417. Written against the face-down counters, the two moves never share a hex at the end."""
+    st = to_first_axis_ops(RP)
+    return st, send(st, "axis", [{"move": ["de-a18", "de-k1"], "path": ["0417", "0416"]},
+                                 {"move": ["de-pzg4", "de-pzk41"], "path": ["0417"]}, {"end_turn": True}])
+
+
+def axis_stacks(st):
+    out = {}
+    for u in st.units:
+        if u.side == "axis" and u.status == "active":
+            out.setdefault(u.location, []).append(u.id)
+    return out
+
+
+def test_a_cut_short_move_stops_where_it_fits_with_the_later_moves_of_the_same_orders():
+    """I-74(c), XII: the stop of a move cut short takes the hexes the later moves of the same orders end in into
+    account, so a later move the Axis's check accepted is never refused for over-stacking ("4 units in 0417")."""
+    st, o = two_moves_to_one_hex()
+    assert game.check_details(st, [o]).violations == []  # the Axis's own check, without the secret
+    nxt = game.adjudicate(st, [o], secrets=[SOVIET]).state  # refused with STACK_LIMIT before I-74(c)'s look-ahead
+    stacks = axis_stacks(nxt)
+    assert sorted(stacks["0417"]) == ["de-pzg4", "de-pzk41"]  # the later move is made as written
+    assert sorted(stacks["0317"]) == ["de-a18", "de-k1"]  # no hex of the cut path has room with it: they stay
+    texts = [e["text"] for e in nxt.log["events"] if e["kind"] == "exposed"]
+    assert any(t.startswith("de-a18+de-k1 stay at 0317") and "I-34" in t for t in texts), texts
+    assert all(len(ids) <= 3 for ids in stacks.values())
+    game.verify(st, [o], nxt.to_dict())
+
+
+def test_a_later_move_into_a_hex_a_cut_short_move_stayed_in_is_cut_short_too():
+    """I-74(c), XII: 18. Army and I Corps, cut short with no room on their path, stay in 0317, where XXVIII Corps
+    was written to end once they had left; it is cut short too (to 0318, which 4. Panzer Group has left), and
+    reported, not refused."""
+    st, o = two_moves_to_one_hex()
+    o = send(st, "axis", [*(x for x in o.to_dict()["orders"][:2]), {"move": "de-k28", "path": ["0318", "0317"]},
+                          {"end_turn": True}])
+    assert game.check_details(st, [o]).violations == []
+    nxt = game.adjudicate(st, [o], secrets=[SOVIET]).state  # refused with STACK_LIMIT before I-74(c)'s look-ahead
+    stacks = axis_stacks(nxt)
+    assert stacks["0318"] == ["de-k28"] and sorted(stacks["0317"]) == ["de-a18", "de-k1"]
+    assert any(e["text"].startswith("de-k28 stop at 0318") and "I-74(c)" in e["text"] for e in nxt.log["events"])
+    assert all(len(ids) <= 3 for ids in stacks.values())
+    game.verify(st, [o], nxt.to_dict())
+
+
+def re_aimed(items):
+    """The orders, and for each move k the same orders with move k re-aimed to end on the first hex of an earlier
+    move's path that its own path crosses (so that cut-short moves and later ones meet)."""
+    moves = [x for x in items if "move" in x]
+    out = [items]
+    for k in range(1, len(moves)):
+        earlier = {h for m in moves[:k] for h in m["path"]}
+        path = list(moves[k]["path"])
+        for h in sorted(earlier & set(path[:-1]))[:1]:
+            out.append([*moves[:k], {**moves[k], "path": path[:path.index(h) + 1]}, *moves[k + 1:]])
+    return out
+
+
+def never_refused(st, secret, variants):
+    """Adjudicates (with the secret) every variant the Axis's own check (without it) accepts: never refused, no
+    hex over 3 units. How many were accepted and how many had a move cut short."""
+    tried = cut = 0
+    for v in variants:
+        o = send(st, "axis", [*v, {"end_turn": True}])
+        if game.check_details(st, [o]).violations:
+            continue
+        tried += 1
+        nxt = game.adjudicate(st, [o], secrets=[secret]).state  # never OrdersRejected
+        assert all(len(ids) <= 3 for ids in axis_stacks(nxt).values())
+        cut += any(" stay at " in e["text"] or " stop at " in e["text"] for e in nxt.log["events"])
+    return tried, cut
+
+
+def test_what_the_axis_check_accepts_is_never_refused_for_over_stacking():
+    """I-74(e), property-style: the bot's whole first movement planned as if nothing were face down
+    (blind_safe=False), and its moves re-aimed at earlier moves' paths: whatever the Axis's own check accepts, the
+    adjudication with the secret makes. (RP: in BF's historical set-up the counters the Axis can reach are
+    screened by face-up units, so little is ever cut.)"""
+    st = to_first_axis_ops(RP)
+    tried, cut = never_refused(st, SOVIET, re_aimed(bot.orders(st, "axis", blind_safe=False))[:12])
+    assert tried >= 5 and cut >= 3, (tried, cut)
+
+
+@pytest.mark.parametrize("seed", ["oob1", "oob2", "oob3", "oob4"])
+@pytest.mark.parametrize("scen", ["barbarossa-file/barbarossa-file-1941", "russian-portfolio/russian-portfolio-1941"],
+                         ids=["bf", "rp"])
+def test_self_play_face_down_set_ups_never_refuse_what_the_axis_check_accepts(scen, seed):
+    """I-74(e) over the face-down set-ups self-play draws (other scenarios, other counters; seed oob1 of BF was
+    refused "5 units in 0517 (Brest)" before I-74(c)'s look-ahead): the bot's first movement without blind_safe."""
+    from pbem.bots import orders_file
+    from pbem.selfplay import Game, start
+
+    st, secrets = start(Game(scen, seed))
+    while not (st.phase.startswith("axis-ops") and st.extras.get("facedown")):
+        sides = game.ruleset_of(st).submitters(st)
+        files = [orders_file(st, s, secrets.get(s)) for s in sides]
+        st = game.adjudicate(st, files, secrets=[secrets[s] for s in secrets if s not in sides]).state
+    tried, _ = never_refused(st, secrets["soviet"], re_aimed(bot.orders(st, "axis", blind_safe=False))[:6])
+    assert tried >= 1

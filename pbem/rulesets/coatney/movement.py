@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ...core.errors import ReferenceError_
 from ...core.orders import Order
 from . import activation, stacking, supply
 from .common import Step
@@ -80,9 +81,10 @@ class MovementPhase:
         self.step, self.pos, self.side = step, step.pos, step.side
         self.reserve, self.phase = reserve, phase
         self.entered: dict[int, Order] = {}
+        self.later: list[Order] = []  # the orders of this movement still to come (I-74(c): where they will end)
         # The enemy ZOCs as the mover saw them when he wrote his orders, where counters may turn up (`walk`, I-34)
-        blind = self.side == AXIS and bool(self.pos.extras.get("facedown"))
-        self.seen_ezoc = set(zoc_owners(self.pos, enemy(self.side))) if blind else set()
+        self.blind = self.side == AXIS and bool(self.pos.extras.get("facedown"))
+        self.seen_ezoc = set(zoc_owners(self.pos, enemy(self.side))) if self.blind else set()
 
     def start(self) -> None:
         """XIV.D-E: fuel and operational-movement supply are traced at the start of the movement phase."""
@@ -123,9 +125,10 @@ class MovementPhase:
         return True
 
     def run(self, orders: Sequence[Order]) -> None:
-        for o in orders:
+        for k, o in enumerate(orders):
             if o.index in self.step.drop:
                 continue
+            self.later = list(orders[k + 1:])
             if isinstance(o, Move):
                 self.move(o)
             elif isinstance(o, Paradrop):
@@ -154,6 +157,11 @@ class MovementPhase:
         if not walked:
             return  # refused, or (I-34) cut back to where it started
         path = walked
+        if self.blind and self.crowded(group, path[-1]):
+            path = self.cut(group, path, len(path) - 1, f"{pos.label(path[-1])} is full with units a counter that "
+                            "turned up stopped there (XII, I-74(c))")
+            if not path:
+                return
         cost = self.cost(group, start, path)
         ezoc = zoc_owners(pos, enemy(self.side))
         end = path[-1]
@@ -241,19 +249,44 @@ class MovementPhase:
         return path
 
     def cut(self, group: list[PUnit], path: list[int], upto: int, why: str) -> list[int]:
-        """I-34: a move the Axis could not plan is cut short, not refused: it ends on the last hex of its first
-        `upto` where the group fits XII's stacking limits (the Axis did not plan a stop there either), or it
-        is not made at all when no such hex is left."""
+        """I-34, I-74(c): a move the Axis could not plan is cut short, not refused: it ends on the last hex of its
+        first `upto` where the group fits XII's stacking limits together with the units there and those the
+        later moves of the same orders end in (XII counts at the end of the movement, and the Axis did not plan
+        a stop there), or it is not made at all when no such hex is left."""
         pos, names = self.pos, "+".join(u.id for u in group)
         self.step.cut_units.update(u.id for u in group)
         for k in range(upto, 0, -1):
             h = path[k - 1]
-            if stacking.problem_for(pos, h, pos.stack(h, self.side) + group) is None:
+            if stacking.problem_for(pos, h, pos.stack(h, self.side) + group + self.coming(h, group)) is None:
                 self.step.event("exposed", f"{names} stop at {pos.label(h)}: {why} (XI.B.1, I-34)", hex=pos.hex_id(h))
                 return path[:k]
         self.step.event("exposed", f"{names} stay at {pos.label(group[0].loc)}: {why}, and no hex before it on the "
-                        "path has room for them (XI.B.1, XII, I-34)", hex=pos.hex_id(group[0].loc))
+                        "path has room for them with the later moves (XI.B.1, XII, I-34, I-74)",
+                        hex=pos.hex_id(group[0].loc))
         return []
+
+    def coming(self, h: int, group: list[PUnit]) -> list[PUnit]:
+        """I-74(c): the units the later moves of these orders are written to end in hex h (a later move that is
+        itself cut or refused ends elsewhere; counting it anyway only stops this one sooner)."""
+        pos, mine, out = self.pos, {u.id for u in group}, []
+        for o in self.later:
+            if not isinstance(o, Move) or o.index in self.step.drop or not o.path:
+                continue
+            try:
+                end = pos.board.index(pos.board.resolve(o.path[-1]))
+            except ReferenceError_:
+                continue  # the order itself reports the unknown place
+            if end == h:
+                out += [u for uid in o.units if (u := pos.units.get(uid)) is not None and u.side == self.side
+                        and u.active and uid not in mine and u.loc != h and not u.flags.get("moved")]
+        return out
+
+    def crowded(self, group: list[PUnit], h: int) -> bool:
+        """I-74(c): the group would over-stack hex h only because a move cut short earlier stopped (or stayed)
+        there; this move is then cut short too, not refused."""
+        here = self.pos.stack(h, self.side)
+        return (any(u.id in self.step.cut_units for u in here)
+                and stacking.problem_for(self.pos, h, here + group) is not None)
 
     def nations_ok(self, o: Order, u: PUnit, b: int) -> bool:
         """X.D.2: the Hungarian unit never enters Rumania; Hungarians and Rumanians never share a hex."""
