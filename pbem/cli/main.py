@@ -371,7 +371,7 @@ def _secrets(paths: tuple[str, ...], state: Any = None, state_file: str = "") ->
 @click.option("--format", "fmt", type=click.Choice(["text", "md", "json", "html"]),
               help="the report's format; default: from --report's extension (.html, .md, .json), else text")
 @click.option("--map", "map_file", help="write the next state's map (.svg, .png, .html); a Markdown report links it "
-              "(default for one: next to it, as .svg)")
+              "(default with a Markdown report file: next to it, as NAME.svg)")
 @click.option("--secret", "secrets", multiple=True,
               help="the adjudicating side's secret (committed dice, and its hidden units)")
 @click.option("--void-illegal", is_flag=True, help="referee: drop illegal orders (listed) instead of rejecting")
