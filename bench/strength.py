@@ -10,7 +10,8 @@ Codeword: Barbarossa also gets how many games reached each Crisis Level.
 `make bench` runs it through bench/run.py, which also keeps the median time of a whole game in
 docs/performance.md. Alone: `nice .venv/bin/python bench/strength.py [GAMES]`; PBEM_STRENGTH_GAMES and
 PBEM_STRENGTH_VARIANT_GAMES set the counts, PBEM_STRENGTH_FEWER_RANDOM=0 plays the long scenarios (FEWER) bot against
-bot only. `bench/strength.py --what-if NAME [GAMES]` plays bot against bot on a
+bot only, PBEM_STRENGTH_ONLY=TEXT[,TEXT] plays only the scenarios whose id holds one of them (and prints the tables
+without writing docs/selfplay.md: a partial run). `bench/strength.py --what-if NAME [GAMES]` plays bot against bot on a
 scenario with one reconstructed table changed (WHAT_IFS) beside the same games on the scenario as it is.
 """
 from __future__ import annotations
@@ -28,12 +29,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pbem.bots.match import KEY_CITIES, Match, play  # noqa: E402
+from pbem.bots.match import KEY_CITIES, Match, offensive_side, play  # noqa: E402
 
 GAMES = int(os.environ.get("PBEM_STRENGTH_GAMES", "20"))
 VARIANT_GAMES = int(os.environ.get("PBEM_STRENGTH_VARIANT_GAMES", "2"))
 AUTUMN_1941 = "1941-11-30"  # "by the autumn of 1941": the end of November (dates compare as text: 1941-11 < 1941-11-30)
 SKIP_VARIANTS = ("ask-decisions",)  # asks the defender at a decision step; the bots answer it like the default
+ONLY = tuple(t for t in os.environ.get("PBEM_STRENGTH_ONLY", "").split(",") if t)
 FEWER = {"spi-barbarossa/campaign-1941": 2}  # 45 game-turns, some ten times a standard game: fewer games of it
 
 
@@ -47,15 +49,23 @@ def scenarios() -> list[tuple[str, str, tuple[str, ...], list[str]]]:
         scen = find_scenario(str(path))
         variants = sorted(k for k, v in scen.doc.get("options", {}).items() if v.get("implemented", True)
                           and not k.startswith("solitaire-") and k not in SKIP_VARIANTS)
-        out.append((f"{path.parent.name}/{path.name[:-len('.scenario.yaml')]}", scen.ruleset, get(scen.ruleset).sides,
-                    variants))
+        name = f"{path.parent.name}/{path.name[:-len('.scenario.yaml')]}"
+        if ONLY and not any(t in name for t in ONLY):
+            continue
+        out.append((name, scen.ruleset, get(scen.ruleset).sides, variants))
     return out
+
+
+def _roles(scen: str, sides: tuple[str, ...]) -> tuple[str, str]:
+    """(the side on the offensive, the other): the attacker of the tables' columns."""
+    atk = offensive_side(scen, sides)
+    return atk, next(s for s in sides if s != atk)
 
 
 def jobs(games: int, variant_games: int) -> list[tuple[str, Match]]:
     out = []
     for scen, _, sides, variants in scenarios():
-        atk, dfn = sides
+        atk, dfn = _roles(scen, sides)
         for i in range(min(games, FEWER.get(scen, games))):
             out.append(("bots", Match(scen, f"strength-{i}")))
             if scen in FEWER and os.environ.get("PBEM_STRENGTH_FEWER_RANDOM") == "0":
@@ -112,7 +122,8 @@ def report(results: list[dict[str, Any]]) -> tuple[str, dict[str, dict[str, floa
         by.setdefault((r["scenario"], r["kind"]), []).append(r)
     lines += ["| scenario | bot vs bot: wins | key cities taken by the end of Nov 1941 (bot vs bot) | "
               "attacker's bot vs random | defender's bot vs random | failed games |", "|---|---|---|---|---|---|"]
-    for scen, _, (atk, dfn), _ in scenarios():
+    for scen, _, sides, _ in scenarios():
+        atk, dfn = _roles(scen, sides)
         bots = [r for r in by.get((scen, "bots"), []) if r["ok"]]
         wins = Counter(str(r.get("winner") or "draw") for r in bots)
         cities = []
@@ -160,7 +171,8 @@ def report(results: list[dict[str, Any]]) -> tuple[str, dict[str, dict[str, floa
                          f"{sum(1 for r in rs if not r['ok'])} |")
     lines += ["", "The attacker's combats by game-turn, bot against bot (median over the games; what his attack supply and "
               "the weather let him fight):", ""]
-    for scen, _, (atk, _), _ in scenarios():
+    for scen, _, sides, _ in scenarios():
+        atk = _roles(scen, sides)[0]
         bots = [r for r in by.get((scen, "bots"), []) if r["ok"] and r.get("attacks") is not None]
         months = sorted({m for r in bots for m in r["attacks"]})[:12]
         if not bots or not months:
@@ -263,7 +275,8 @@ def main() -> dict[str, dict[str, float]]:
     t0 = time.perf_counter()
     results = run(games)
     text, times = report(results)
-    write_doc(text, games, time.perf_counter() - t0)
+    if not ONLY:
+        write_doc(text, games, time.perf_counter() - t0)
     print(text)
     return times
 

@@ -26,9 +26,20 @@ class Match:
     max_steps: int = 400
 
 
+# The scenarios whose side on the offensive (the one that must take ground to win) is not the first side: from
+# 1943 the Soviet attacks (the Zitadelle Game's Soviet wins by retaking cities, the Berlin Game's by reaching Berlin).
+OFFENSIVE = {"zitadelle-1943": "soviet", "berlin-1944": "soviet"}
+
+
+def offensive_side(scenario: str, sides: tuple[str, ...]) -> str:
+    """The side on the offensive in a scenario (id or path): the first side unless OFFENSIVE names another."""
+    name = scenario.rsplit("/", 1)[-1].removesuffix(".scenario.yaml")
+    return OFFENSIVE.get(name, sides[0])
+
+
 def attacker(state: GameState) -> str:
-    """The side that attacks in 1941 (it moves first in every game here)."""
-    return game.ruleset_of(state).sides[0]
+    """The side on the offensive in this game: the one whose city captures and combats the benchmark counts."""
+    return offensive_side(state.scenario.id, game.ruleset_of(state).sides)
 
 
 def holds(state: GameState, city: str) -> bool | None:
