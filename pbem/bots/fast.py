@@ -37,6 +37,9 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None, level:
         return bot_orders(state, data, Keyring(thaw(state.hidden), state.game, seeds=seeds))
     if state.phase == "german-setup":  # SETUP(S): the plans weighted as the rules weigh them when players disagree
         plans = ("historical",) * 3 + ("marcks",) * 2 + ("schultz",)
+        import os
+        if os.environ.get("FG_PLAN"):
+            return [{"plan": os.environ["FG_PLAN"]}]
         return [{"plan": plans[game_pick(state, "fast-plan", len(plans))]}]
     sit = Situation(state, data, Keyring(thaw(state.hidden), state.game), "bot")
     if state.phase == "german-movement":
@@ -349,8 +352,11 @@ def _bonus_moves(sit: Situation, plans: list[dict], attacking: set[str]) -> list
     kept: set[str] = set()
     standing = held  # where German units will stand besides where they stand now
     out = []
+    def nearest(u: Any) -> int:  # the units already on or by a spot claim it first
+        return min((d[u.location] for d in dists.values() if u.location in d), default=99)
+
     movers = sorted((u for u in _mine(sit) if u.id not in attacking and not u.flags.get("moved")),
-                    key=lambda u: (u.type != ARMY, u.id))
+                    key=lambda u: (nearest(u), u.type != ARMY, u.id))
     for u in movers:
         if u.location in keep and u.location not in kept:
             kept.add(u.location)
