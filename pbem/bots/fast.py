@@ -152,6 +152,7 @@ def _holding(sit: Situation) -> set[str]:
     return out
 
 
+BIG_STACK = 6  # defenders beyond which an attack is weighed only when it kills them all whatever they do
 GAMBLE = 3  # the most face-down defenders an attack is risked on in the hope that they are Weak
 
 
@@ -250,12 +251,14 @@ def _hopeless(sit: Situation, target: str, jump: dict[str, str], assume: str) ->
         per_link[start] = per_link.get(start, 0) + FACTOR.get(sit.units[uid].type, 0)
     bad = 0 if good_weather(sit) else 1
     hits = sum(max(0, h - bad) for h in per_link.values()) + 2  # air, and a position cut off from its edge
-    pocket = target not in sit.from_edge()
+    pocket = target not in sit.from_edge()  # its defenders out of supply: each dies to one hit less
     kills = [max(1, FACTOR.get(assume if u.type == "unknown" else u.type, 0) + 1 - (sit.disrupted(u) or pocket))
              for u in sit.at(target, SOVIET)]
     absorb = 1
     if sit.fortress_intact(target):
         absorb = (3 if target in BIG_CITIES else 2) - any(sit.units[u].type == ARMY for u in jump)
+    if len(kills) > BIG_STACK:  # weighing every spread of a big stack's hits costs seconds: only a sure kill of all
+        return hits - 2 < absorb + sum(kills)
     return bool(kills) and hits <= absorb + sum(kills) - max(kills)
 
 
