@@ -1,15 +1,19 @@
 """The Barbarossa Fast bots. The Russian is the rulebook's solitaire Russian (`barbarossa_fast/solitaire.py`);
-the German plays for the victory cities:
+the German plays for the victory points (General Rules: the cities he holds at the end, a cut-off Leningrad 1):
 
-- each army group drives along the shortest links toward the nearest victory city it does not hold;
-- in the movement step it decides which Russian positions to attack (those on the way to a city first, then
-  cities themselves, then any it can take), keeps their attackers in place (a unit that moves a bonus link may not
-  attack, OPERATIONAL MOVEMENT), sends each army group's luftflotte over its main target for recon and the
-  extra hit (PRELIMINARY AIR BATTLE), and moves every other unit a bonus link toward the front;
-- in the attack step it throws at each target enough hits to take it by the rules' own arithmetic (GROUND
-  COMBAT RESOLUTION: the position absorbs one, a fortress more unless an army attacks, each defender one more
-  than its factor, unknown Russians counted as 1s), at most one army and three panzerkorps a link, panzerkorps
-  from two links back through friendly positions, and carries a Blitzkrieg on toward the city in good weather.
+- every Russian position he can attack this turn is worth (`_worth`) a victory city's points, what its capture adds
+  to a ring round the Russian cities (next to a city; cutting a city and its units off from the map edge, by the
+  rules' own supply trace: a cut-off city feeds 2 units and gets no replacements, the rest are Disrupted and then
+  eliminated, SUPPLY and CONTROL) and the way forward to his sector's nearest city;
+- he attacks the most valuable first, counting the captures already planned (so a ring closes), each with every
+  free unit that can reach it down any of its links (at most one army and three panzerkorps a link, panzerkorps
+  two links back), when the ruleset's own battle says they take it (face-down Russians as Strong, or as Weak for
+  a stack of 3 or fewer: a failure only costs Disruption), and carries a Blitzkrieg on to the most valuable
+  position beyond; each army group's luftflotte flies over its most valuable attack in range;
+- every other unit moves its bonus link (or stays) toward the attack spot it serves best next turn: the worth of
+  the best target next to the spot, less 10 a link to go and 20 outside its army group's sector, with room for one
+  army and three panzerkorps a spot, plus what walking in adds to the ring; the units already by a spot claim it
+  first, and the last unit on a ring position stays (a city cut off stays cut off).
 """
 from __future__ import annotations
 
@@ -37,9 +41,6 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None, level:
         return bot_orders(state, data, Keyring(thaw(state.hidden), state.game, seeds=seeds))
     if state.phase == "german-setup":  # SETUP(S): the plans weighted as the rules weigh them when players disagree
         plans = ("historical",) * 3 + ("marcks",) * 2 + ("schultz",)
-        import os
-        if os.environ.get("FG_PLAN"):
-            return [{"plan": os.environ["FG_PLAN"]}]
         return [{"plan": plans[game_pick(state, "fast-plan", len(plans))]}]
     sit = Situation(state, data, Keyring(thaw(state.hidden), state.game), "bot")
     if state.phase == "german-movement":
@@ -137,6 +138,20 @@ def _ring(sit: Situation, t: str, held: frozenset[str]) -> float:
             value += 15 * sit.data.vp(c)
     return value + 2 * sum(1 for u in sit.on_map(SOVIET) if u.location != t and u.location in before
                            and u.location not in after)
+
+
+def _stand(sit: Situation, place: str) -> float:
+    """What the German units on `place` hold there for the ring (`_ring`): the Russian cities next to it, and the
+    cities and units that would trace to the map edge again were it left empty."""
+    now = sit.from_edge()
+    opened = sit._reach(sit.edge_sources(), GERMAN, clear=place)
+    value = 0.0
+    for c in _russian_cities(sit):
+        if sit.data.linked(place, c):
+            value += 4 * sit.data.vp(c)
+        if c not in now and c in opened:
+            value += 15 * sit.data.vp(c)
+    return value + 2 * sum(1 for u in sit.on_map(SOVIET) if u.location not in now and u.location in opened)
 
 
 def _holding(sit: Situation) -> set[str]:
@@ -355,6 +370,11 @@ def _bonus_moves(sit: Situation, plans: list[dict], attacking: set[str]) -> list
     kept: set[str] = set()
     standing = held  # where German units will stand besides where they stand now
     out = []
+    staying: dict[str, int] = {}
+    for x in _mine(sit):
+        if x.id not in attacking:
+            staying[x.location] = staying.get(x.location, 0) + 1
+
     def nearest(u: Any) -> int:  # the units already on or by a spot claim it first
         return min((d[u.location] for d in dists.values() if u.location in d), default=99)
 
@@ -365,6 +385,7 @@ def _bonus_moves(sit: Situation, plans: list[dict], attacking: set[str]) -> list
             kept.add(u.location)
             continue
         room = ARMY_ROOM if u.type == ARMY else PANZER_ROOM
+        leave = _stand(sit, u.location) if staying[u.location] == 1 else 0.0  # the last one out opens the ring
         home = _sector(sit, u)
         options = [u.location] + [n for n in sorted(sit.data.links(u.location)) if _open(sit, n)
                                   and sit.data.kind(n) != "offboard"]
@@ -377,7 +398,7 @@ def _bonus_moves(sit: Situation, plans: list[dict], attacking: set[str]) -> list
                     continue
                 n = load.get((s, u.type), 0)
                 away = SECTOR_AWAY if (sit.data.sector(s) or "center") != home else 0
-                score = gain + w - LINK_COST * d - away - 5 * n - 40 * max(0, n + 1 - room)
+                score = gain + w - LINK_COST * d - away - 5 * n - 40 * max(0, n + 1 - room) - (leave if o != u.location else 0)
                 key = (score, o == u.location, o, s)
                 if best is None or key > best:
                     best = key
@@ -391,6 +412,7 @@ def _bonus_moves(sit: Situation, plans: list[dict], attacking: set[str]) -> list
         if o != u.location:
             out.append({"bonus": u.id, "to": o})
             standing = standing | {o}
+            staying[u.location] -= 1
     return out
 
 
