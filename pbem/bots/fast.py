@@ -398,7 +398,7 @@ def _bonus_moves(sit: Situation, plans: list[dict], attacking: set[str]) -> list
                     continue
                 n = load.get((s, u.type), 0)
                 away = SECTOR_AWAY if (sit.data.sector(s) or "center") != home else 0
-                score = gain + w - LINK_COST * d - away - 5 * n - 40 * max(0, n + 1 - room) - (leave if o != u.location else 0)
+                score = gain + w - LINK_COST * d - away - 40 * max(0, n + 1 - room) - (leave if o != u.location else 0)
                 key = (score, o == u.location, o, s)
                 if best is None or key > best:
                     best = key
