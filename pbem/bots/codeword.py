@@ -126,8 +126,10 @@ def movement_orders(state: GameState, side: str, seed: str | None, mood: str | N
                                                                               and u.location in plan)),
                     key=lambda u: (dist[u.location], u.type != "armor", u.id))
     allowed = int(sit.level()["alert"]) + ALERT_MARGIN[mood]
-    if not scripted and sit.crisis == 1 and lead(state, side, seed, _strategy(sit, side)) > 2:
+    escape = not scripted and sit.crisis == 1 and lead(state, side, seed, _strategy(sit, side)) > 2
+    if escape:
         allowed = 99  # ahead at Friendly Relations: an Alert Check (2.9) is the way out of a Summary Victory
+        budget = max(budget, sit.rec(side)["actions"] - 1)  # enough moves to pass the Alert number
     entering = 0
     if scripted:
         for u in movers:
@@ -241,10 +243,12 @@ def crisis_goal(sit: Situation, side: str, mood: str, ahead: float) -> int:
     return GOAL[mood]
 
 
-def card_value(sit: Situation, side: str, cid: str, mood: str, goal: int | None = None, hold: bool = False) -> float:
+def card_value(sit: Situation, side: str, cid: str, mood: str, goal: int | None = None, hold: bool = False,
+               at: int | None = None) -> float:
     """What playing a card is worth to this player: Game Points, Actions, BRPs, investment, technology, units
     moved where they score, and the crisis moved toward (or away from) the level he steers for; `hold`: once there,
-    a move either way is away from it."""
+    a move either way is away from it, and Friendly Relations (a Summary Victory, 8.0) is worst when he steers above
+    it; `at`: the Crisis Level the cards he plays before this one will have left."""
     card = sit.data.card(cid)
     if conditions_unmet(sit, card.get("when") or {}):
         return -99.0
@@ -255,7 +259,9 @@ def card_value(sit: Situation, side: str, cid: str, mood: str, goal: int | None 
         op, n = e["op"], int(e.get("n", 0) or 0)
         mine = e.get("whose", "self") == "self"
         if op == "crisis" and hold:
-            value += 2.0 * (abs(sit.crisis - target) - abs(min(sit.data.top, max(1, sit.crisis + n)) - target))
+            now = sit.crisis if at is None else at
+            after = min(sit.data.top, max(1, now + n))
+            value += 2.0 * (abs(now - target) - abs(after - target)) - (6.0 if after == 1 < target else 0.0)
         elif op == "crisis":
             value += 2.0 * n * toward
         elif op == "vp":
@@ -292,6 +298,15 @@ def terminal_orders(state: GameState, side: str, seed: str | None, mood: str | N
     c = sit.x["cards"][side]
     values = {t: card_value(sit, side, sit.keys.peek(side, t), mood, goal, hold=not scripted) for t in c["hand"]}
     plays = [{"play": t} for t in sorted(c["hand"], key=lambda t: (-values[t], t)) if values[t] > 0 and not last]
+    if not scripted:  # one after another: the crisis each leaves is where the next one starts (2.2)
+        plays, at = [], sit.crisis
+        for t in sorted(c["hand"], key=lambda t: (-values[t], t)):
+            cid = sit.keys.peek(side, t)
+            if last or card_value(sit, side, cid, mood, goal, hold=True, at=at) <= 0:
+                continue
+            plays.append({"play": t})
+            at = min(sit.data.top, max(1, at + sum(int(e.get("n", 0) or 0) for e in sit.data.card(cid)["effects"]
+                                                   if e["op"] == "crisis")))
     off_goal = sit.crisis != goal and not any(
         e["op"] == "crisis" for p in plays for e in sit.data.card(sit.keys.peek(side, p["play"]))["effects"])
     draws = min(len(c["deck"]), 2 if (mood == "eager" or off_goal) else 1) if c["deck"] and len(c["hand"]) < 5 else 0
