@@ -243,12 +243,13 @@ def crisis_goal(sit: Situation, side: str, mood: str, ahead: float) -> int:
     return GOAL[mood]
 
 
-def card_value(sit: Situation, side: str, cid: str, mood: str, goal: int | None = None, hold: bool = False,
+def card_value(sit: Situation, side: str, cid: str, mood: str, goal: int | None = None, careful: bool = False,
                at: int | None = None) -> float:
     """What playing a card is worth to this player: Game Points, Actions, BRPs, investment, technology, units
-    moved where they score, and the crisis moved toward (or away from) the level he steers for; `hold`: once there,
-    a move either way is away from it, and Friendly Relations (a Summary Victory, 8.0) is worst when he steers above
-    it; `at`: the Crisis Level the cards he plays before this one will have left."""
+    moved where they score, and the crisis moved toward (or away from) the level he steers for; `careful` (the
+    game's bot, not the scripted test player): once there, a move either way is away from it, Friendly Relations (a
+    Summary Victory, 8.0) is worst when he steers above it, and a Technology Level card waits for the ten invested
+    points it needs (5.1); `at`: the Crisis Level the cards he plays before this one will have left."""
     card = sit.data.card(cid)
     if conditions_unmet(sit, card.get("when") or {}):
         return -99.0
@@ -258,7 +259,7 @@ def card_value(sit: Situation, side: str, cid: str, mood: str, goal: int | None 
     for e in card["effects"]:
         op, n = e["op"], int(e.get("n", 0) or 0)
         mine = e.get("whose", "self") == "self"
-        if op == "crisis" and hold:
+        if op == "crisis" and careful:
             now = sit.crisis if at is None else at
             after = min(sit.data.top, max(1, now + n))
             value += 2.0 * (abs(now - target) - abs(after - target)) - (6.0 if after == 1 < target else 0.0)
@@ -270,6 +271,8 @@ def card_value(sit: Situation, side: str, cid: str, mood: str, goal: int | None 
             value += n if mine else -n
         elif op == "brp":
             value += 0.3 * n if mine else -0.3 * n
+        elif op == "tech_level" and careful and int(sit.rec(side)["investment"]) < 8:
+            value -= 0.5
         elif op in ("investment", "tech_level", "cost", "add_unit"):
             value += 2.0
         elif op == "relocate" and mine:
@@ -296,13 +299,13 @@ def terminal_orders(state: GameState, side: str, seed: str | None, mood: str | N
         goal = max(goal, 3)  # ahead near the end: one step of margin over a Summary Victory (8.0)
     last = not scripted and state.turn >= sit.data.last_turn  # 6.1: a card played now would never be revealed
     c = sit.x["cards"][side]
-    values = {t: card_value(sit, side, sit.keys.peek(side, t), mood, goal, hold=not scripted) for t in c["hand"]}
+    values = {t: card_value(sit, side, sit.keys.peek(side, t), mood, goal, careful=not scripted) for t in c["hand"]}
     plays = [{"play": t} for t in sorted(c["hand"], key=lambda t: (-values[t], t)) if values[t] > 0 and not last]
     if not scripted:  # one after another: the crisis each leaves is where the next one starts (2.2)
         plays, at = [], sit.crisis
         for t in sorted(c["hand"], key=lambda t: (-values[t], t)):
             cid = sit.keys.peek(side, t)
-            if last or card_value(sit, side, cid, mood, goal, hold=True, at=at) <= 0:
+            if last or card_value(sit, side, cid, mood, goal, careful=True, at=at) <= 0:
                 continue
             plays.append({"play": t})
             at = min(sit.data.top, max(1, at + sum(int(e.get("n", 0) or 0) for e in sit.data.card(cid)["effects"]
@@ -310,6 +313,8 @@ def terminal_orders(state: GameState, side: str, seed: str | None, mood: str | N
     off_goal = sit.crisis != goal and not any(
         e["op"] == "crisis" for p in plays for e in sit.data.card(sit.keys.peek(side, p["play"]))["effects"])
     draws = min(len(c["deck"]), 2 if (mood == "eager" or off_goal) else 1) if c["deck"] and len(c["hand"]) < 5 else 0
+    if not scripted and off_goal and c["deck"] and not last:
+        draws = max(draws, min(len(c["deck"]), 2))  # no hand limit (6.1): a player off his goal looks for a card
     draws = 0 if last else draws
     cards = plays + ([{"draw": draws}] if draws else [])
     budget = sit.rec(side)["actions"] - len(plays) - draws
