@@ -101,6 +101,10 @@ def _distances(sit: Situation, side: str, goals: list[str]) -> dict[str, int]:
 
 
 def movement_orders(state: GameState, side: str, seed: str | None, mood: str | None = None) -> list[dict[str, Any]]:
+    """The Movement Phase: Soviet reserves forward, then units toward the areas the plan still wants, within the
+    Actions not kept for the Terminal Phase and the Borderland entries the temperament allows (2.9). The game's bot
+    moves the units worth most there first, by Strategic Redeployment (4.4) where a march would fall short; the
+    scripted test player (`mood` given) only marches, nearest first."""
     sit = _sit(state, side, seed)
     scripted = mood is not None
     mood = mood or temper(state, side)
@@ -152,14 +156,7 @@ def movement_orders(state: GameState, side: str, seed: str | None, mood: str | N
     for u in movers:
         if start - sit.rec(side)["actions"] + 1 > budget:
             break
-        path = _walk(sit, side, u, dist)
-        order: dict[str, Any] | None = {"move": u.id, "path": path} if path else None
-        if not path or dist[path[-1]] > 0:  # 4.4: one Action and one BRP take it all the way to where it scores
-            for goal in sorted(need, key=lambda a: (-need[a], -plan[a], a)):
-                trial = {"redeploy": u.id, "to": goal}
-                if movement.problem(sit, side, trial) is None:
-                    order = trial
-                    break
+        order = _order_for(sit, side, u, dist, sorted(need, key=lambda a: (-need[a], -plan[a], a)))
         if order is None or movement.problem(sit, side, order) is not None:
             continue
         to = order.get("to") or order["path"][-1]
@@ -172,6 +169,19 @@ def movement_orders(state: GameState, side: str, seed: str | None, mood: str | N
         movement.apply(sit, side, order)
         kept.append(order)
     return kept
+
+
+def _order_for(sit: Situation, side: str, u: Any, dist: dict[str, int], wanted: list[str]) -> dict[str, Any] | None:
+    """A march when it ends where the plan wants the unit, else a Strategic Redeployment (4.4: one Action and one
+    BRP) to the first wanted area it may reach, else the march that brings it nearer."""
+    path = _walk(sit, side, u, dist)
+    if path and dist[path[-1]] == 0:
+        return {"move": u.id, "path": path}
+    for goal in wanted:
+        trial = {"redeploy": u.id, "to": goal}
+        if movement.problem(sit, side, trial) is None:
+            return trial
+    return {"move": u.id, "path": path} if path else None
 
 
 def _walk(sit: Situation, side: str, u: Any, dist: dict[str, int]) -> list[str]:
