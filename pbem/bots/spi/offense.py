@@ -29,7 +29,7 @@ FROM = "1943-07"  # the Soviet is the side on the offensive from the Zitadelle G
 LEAST = Fraction(2)  # on the defender's "give ground" table a 2-1 holds no AE (crt.yaml), and clears 2 hexes in 3
 WANT = Fraction(4)
 MIN_VALUE = 2.0  # what an attack must be worth (attacks.evaluate) to spend part of a supply unit on it
-HOLD = 3  # a city of ours this near a German unit keeps a unit in it
+HOLD = 6  # a city of ours this near a German unit keeps a unit in it (German infantry walks 3 a phase, twice a turn)
 STATIONS = 8  # hexes tried for each supply unit before its attacks are planned
 
 
@@ -61,7 +61,7 @@ def plan(view: View, level: str) -> list[dict]:
         orders += _rail(view, ends, moved, near, targets)
         moves, attacks = _attacks(view, ends, moved, near)
         orders += moves
-    moved.update(_holders(view, ends, near, moved))
+    orders += _holders(view, ends, near, moved)
     orders += _drive(view, ends, moved, near, targets)
     orders += _supplies(view, ends, moved, near)
     return orders + [attack_order(view, p) for p in attacks]
@@ -215,15 +215,31 @@ def _rail(view: View, ends: Ends, moved: set[str], near: dict[int, int], targets
     return out
 
 
-def _holders(view: View, ends: Ends, near: dict[int, int], moved: set[str]) -> set[str]:
-    """One unit stays in each city of ours with a German unit near (Control of Cities: a unit in a city holds it)."""
-    out: set[str] = set()
-    for h in cities(view, owner=view.side):
-        if near.get(h, 999) > HOLD:
+def _holders(view: View, ends: Ends, near: dict[int, int], moved: set[str]) -> list[dict]:
+    """Each city of ours with a German unit within HOLD hexes keeps a unit in it, the weakest there or the nearest
+    that walks in (Control of Cities: a unit in a city holds it; an empty one is the last passer's)."""
+    out: list[dict] = []
+    for h in sorted(cities(view, owner=view.side), key=lambda c: (-vp(view, c), c)):
+        if near.get(h, 999) > HOLD or view.enemy_at(h):
             continue
+        if any(at == h and not view.pos.units[uid].ct.support for uid, at in ends.at.items() if uid in moved):
+            continue  # an attacker or a unit sent earlier ends its move there
         here = [u for u in view.friends_at(h) if not u.ct.support and u.id not in moved]
-        if here and not any(uid in moved and at == h for uid, at in ends.at.items()):
-            out.add(min(here, key=lambda u: (u.ct.attack, u.id)).id)  # the weakest: the strong ones attack
+        if here:
+            moved.add(min(here, key=lambda u: (u.ct.attack, u.id)).id)  # the weakest: the strong ones attack
+            continue
+        best = None
+        for u in view.mine():
+            if u.id in moved or u.ct.support or not ends.room(h, u):
+                continue
+            cost = view.reach(u).cost.get(h)
+            if cost is not None and (best is None or (u.ct.attack, cost, u.id) < best[0]):
+                best = ((u.ct.attack, cost, u.id), u)
+        if best is not None:
+            u = best[1]
+            out.append(move_order(view, u, h))
+            ends.send(u, h)
+            moved.add(u.id)
     return out
 
 
