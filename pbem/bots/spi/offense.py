@@ -49,6 +49,8 @@ class Sector:
 
 
 def plan(view: View, level: str) -> list[dict]:
+    """The Soviet's orders for one movement phase of his offensive (both levels alike: it costs about a defender's
+    turn, docs/selfplay.md)."""
     ends = Ends(view)
     moved: set[str] = set()
     axis = [u for u in view.theirs() if not u.ct.support]
@@ -68,6 +70,7 @@ def plan(view: View, level: str) -> list[dict]:
 
 
 def last_turn(view: View) -> bool:
+    """The game's last game-turn (GAME LENGTH): no supply unit is kept back for later."""
     return view.state.date >= str(view.state.extras.get("last_turn", "9999"))
 
 
