@@ -12,7 +12,8 @@ docs/performance.md. Alone: `nice .venv/bin/python bench/strength.py [GAMES]`; P
 PBEM_STRENGTH_VARIANT_GAMES set the counts, PBEM_STRENGTH_FEWER_RANDOM=0 plays the long scenarios (FEWER) bot against
 bot only, PBEM_STRENGTH_ONLY=TEXT[,TEXT] plays only the scenarios whose id holds one of them (and prints the tables
 without writing docs/selfplay.md: a partial run). `bench/strength.py --what-if NAME [GAMES]` plays bot against bot on a
-scenario with one reconstructed table changed (WHAT_IFS) beside the same games on the scenario as it is.
+scenario with one reconstructed table changed (WHAT_IFS) beside the same games on the scenario as it is;
+`--what-if NAME GAMES LEVEL...` plays them at those levels instead (as `pbem selfplay --level`, e.g. soviet=random).
 """
 from __future__ import annotations
 
@@ -204,7 +205,8 @@ def write_doc(text: str, games: int, seconds: float) -> None:
 
 
 # What-ifs on the reconstructed tables, to test whether one of them tips a scenario (docs/selfplay.md, "Reading the
-# results"): each copies the scenario's folder, changes one table, and plays bot against bot.
+# results"): each copies the scenario's folder, changes one table, and plays bot against bot (or at
+# the levels given).
 def _spi_supply(folder: Path) -> None:
     """oob-1941.yaml: used-up German supply units come back every month, two at a time (instead of one every
     other month), and the three new ones arrive in July rather than September (they cannot start on the map: the
@@ -235,12 +237,43 @@ def _spi_soviet_supply_1944(folder: Path) -> None:
     p.write_text(yaml.safe_dump(doc, sort_keys=False))
 
 
+def _merge(doc: dict[str, Any], gone: str, into: str) -> None:
+    """Merge position `gone` into its neighbour `into`: its links become `into`'s, and the path through it is a link
+    shorter (`into` keeps its own kind, fortress and points)."""
+    del doc["positions"][gone]
+    links, seen = [], set()
+    for link in doc["links"]:
+        ends = tuple(into if p == gone else p for p in link["between"])
+        key = frozenset(ends)
+        if ends[0] != ends[1] and key not in seen:
+            seen.add(key)
+            links.append({**link, "between": list(ends)})
+    doc["links"] = links
+
+
+def _fast_map_nearer(folder: Path) -> None:
+    """map.yaml (a reconstruction: the printed map is missing): each deep axis a link shorter, by merging one interior
+    junction on it into the next position: Vyazma into Mozhaisk (AGC base-Moscow 6 -> 5), Pskov into Luga
+    (AGN base-Leningrad 5 -> 4), Zhitomir into Rovno (AGS base-Kiev 4 -> 3, Kharkov 6 -> 5) and Stalino into
+    Dnepropetrovsk (AGS base-Rostov 7 -> 6). The 7 frontline and 10 behind positions (the solitaire Russian's
+    set-up), the victory cities and the fortresses stay."""
+    import yaml
+
+    p = folder / "map.yaml"
+    doc = yaml.safe_load(p.read_text())
+    for gone, into in (("Vyazma", "Mozhaisk"), ("Pskov", "Luga"), ("Zhitomir", "Rovno"), ("Stalino", "Dnepropetrovsk")):
+        _merge(doc, gone, into)
+    p.write_text(yaml.safe_dump(doc, sort_keys=False))
+
+
 WHAT_IFS = {"spi-supply": ("spi-barbarossa/barbarossa-1941", _spi_supply),
-            "spi-soviet-supply-1944": ("spi-barbarossa/berlin-1944", _spi_soviet_supply_1944)}
+            "spi-soviet-supply-1944": ("spi-barbarossa/berlin-1944", _spi_soviet_supply_1944),
+            "fast-map-nearer": ("barbarossa-fast/june-1941", _fast_map_nearer)}
 
 
-def what_if(name: str, games: int) -> str:
-    """Bot against bot on the scenario with one table changed, against the same games on the scenario as it is."""
+def what_if(name: str, games: int, levels: tuple[str, ...] = ()) -> str:
+    """The scenario with one table changed, against the same games on the scenario as it is: bot against bot, or
+    with LEVELs as `pbem selfplay --level` (e.g. soviet=random)."""
     import shutil
     import tempfile
 
@@ -255,19 +288,20 @@ def what_if(name: str, games: int) -> str:
     change(folder)
     out = []
     for label, ref in (("as reconstructed", scen), (name, str(folder / original.path.name))):
-        results = batch.run_parallel(play, [Match(ref, f"whatif-{i}") for i in range(games)], os.cpu_count() or 1,
-                                     lambda r: None)
+        matches = [Match(ref, f"whatif-{i}", levels) for i in range(games)]
+        results = batch.run_parallel(play, matches, os.cpu_count() or 1, lambda r: None)
         ok = [r for r in results if r["ok"]]
         wins = Counter(str(r.get("winner") or "draw") for r in ok)
         took = {c: sum(1 for r in ok if r["fell"].get(c, "9999") <= AUTUMN_1941) for c in KEY_CITIES}
         fights = statistics.median(sum(r["attacks"].values()) for r in ok) if ok else 0
-        points = statistics.median(r["points"] for r in ok if r.get("points") is not None) if ok else 0
+        pts = sorted(r["points"] for r in ok if r.get("points") is not None) or [0]
+        points = f"{statistics.median(pts):g} ({pts[0]}-{pts[-1]})"
         out.append(f"| {label} | {', '.join(f'{k} {v}' for k, v in sorted(wins.items()))} | "
-                   f"{', '.join(f'{c} {n}/{len(ok)}' for c, n in took.items())} | {fights:g} | {points:g} | "
+                   f"{', '.join(f'{c} {n}/{len(ok)}' for c, n in took.items())} | {fights:g} | {points} | "
                    f"{len(results) - len(ok)} |")
     shutil.rmtree(tmp)
     return "\n".join(["| scenario | winners | key cities by Nov 1941 | Axis combats a game (median) | "
-                      "Axis city points at the end (median) | failed |", "|---|---|---|---|---|---|"] + out)
+                      "Axis city points at the end (median, range) | failed |", "|---|---|---|---|---|---|"] + out)
 
 
 def main() -> dict[str, dict[str, float]]:
@@ -283,6 +317,6 @@ def main() -> dict[str, dict[str, float]]:
 
 if __name__ == "__main__":
     if len(sys.argv) > 2 and sys.argv[1] == "--what-if":
-        print(what_if(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else GAMES))
+        print(what_if(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else GAMES, tuple(sys.argv[4:])))
     else:
         main()
