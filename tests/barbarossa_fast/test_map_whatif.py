@@ -1,0 +1,56 @@
+"""The strength benchmark's `fast-map-nearer` what-if (issue 18, bench/strength.py): the copied Barbarossa Fast map
+has each deep axis a link shorter, keeps what the solitaire Russian's set-up needs (SETUP(S): 7 frontline, 10 behind
+positions), and a game starts on it."""
+from __future__ import annotations
+
+import shutil
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import yaml
+from click.testing import CliRunner
+
+from pbem.cli.main import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _links(doc: dict) -> dict[str, set[str]]:
+    adj: dict[str, set[str]] = defaultdict(set)
+    for link in doc["links"]:
+        a, b = link["between"]
+        adj[a].add(b)
+        adj[b].add(a)
+    return adj
+
+
+def _distance(adj: dict[str, set[str]], start: str, goal: str) -> int:
+    seen, frontier, d = {start}, [start], 0
+    while goal not in seen:
+        frontier = sorted({n for p in frontier for n in adj[p]} - seen)
+        seen |= set(frontier)
+        d += 1
+    return d
+
+
+def test_fast_map_nearer_is_a_link_shorter_and_starts(tmp_path):
+    sys.path.insert(0, str(ROOT / "bench"))
+    import strength
+
+    folder = tmp_path / "barbarossa-fast"
+    shutil.copytree(ROOT / "scenarios/barbarossa-fast", folder)
+    before = _links(yaml.safe_load((folder / "map.yaml").read_text()))
+    strength.WHAT_IFS["fast-map-nearer"][1](folder)
+    doc = yaml.safe_load((folder / "map.yaml").read_text())
+    after = _links(doc)
+    for base, city in (("AGC Base", "Moscow"), ("AGN Base", "Leningrad"), ("AGS Base", "Kiev"),
+                       ("AGS Base", "Kharkov"), ("AGS Base", "Rostov")):
+        assert _distance(after, base, city) == _distance(before, base, city) - 1, city
+    kinds = [p["kind"] for p in doc["positions"].values()]
+    assert (kinds.count("frontline"), kinds.count("behind")) == (7, 10)
+    assert all(a != b for a, b in (link["between"] for link in doc["links"]))
+    r = CliRunner().invoke(main, ["new", str(folder / "june-1941.scenario.yaml"), "--seed", "x",
+                                  "--solitaire", "soviet", "-o", str(tmp_path / "state.yaml")])
+    assert r.exit_code == 0, r.output
+    assert "awaiting german setup" in r.output
