@@ -266,9 +266,31 @@ def _fast_map_nearer(folder: Path) -> None:
     p.write_text(yaml.safe_dump(doc, sort_keys=False))
 
 
+def _fast_more_panzers(folder: Path) -> None:
+    """forces.yaml (a reconstruction: the counter sheet is missing; the rules fix only the units' factors and the
+    reinforcements): one more panzerkorps in each army group from Turn 1, 13 panzerkorps against 10 at the
+    start (the other suspect table, beside the map)."""
+    import yaml
+
+    p = folder / "forces.yaml"
+    doc = yaml.safe_load(p.read_text())
+    for n, group in enumerate(("AGN", "AGC", "AGS"), 1):
+        doc["german"][f"ge-x{n}pz"] = {"name": f"what-if PzKps {n}", "kind": "panzerkorps", "group": group}
+    p.write_text(yaml.safe_dump(doc, sort_keys=False))
+
+
+
+def _fast_both(folder: Path) -> None:
+    """Both Barbarossa Fast what-ifs at once: the nearer map and the extra panzerkorps (do they add up?)."""
+    _fast_map_nearer(folder)
+    _fast_more_panzers(folder)
+
+
 WHAT_IFS = {"spi-supply": ("spi-barbarossa/barbarossa-1941", _spi_supply),
             "spi-soviet-supply-1944": ("spi-barbarossa/berlin-1944", _spi_soviet_supply_1944),
-            "fast-map-nearer": ("barbarossa-fast/june-1941", _fast_map_nearer)}
+            "fast-map-nearer": ("barbarossa-fast/june-1941", _fast_map_nearer),
+            "fast-more-panzers": ("barbarossa-fast/june-1941", _fast_more_panzers),
+            "fast-both": ("barbarossa-fast/june-1941", _fast_both)}
 
 
 def what_if(name: str, games: int, levels: tuple[str, ...] = ()) -> str:
