@@ -122,6 +122,24 @@ def pinned(view: View, target: int, ends: Ends) -> bool:
     return True
 
 
+def _covered(view: View, target: int, ends: Ends, extra: int | None = None) -> set[int]:
+    """The hexes next to `target` the defenders could not retreat into once our ground units stand where `ends`
+    puts them (and one more at `extra`): ours, or vacant and next to ours (ZOC (F), Axis zones reach vacant
+    hexes for Soviet retreats); off-map and impassable hexes count as closed."""
+    board, pos = view.board, view.pos
+    ours = {h for uid, h in ends.at.items() if not pos.units[uid].ct.support}
+    if extra is not None:
+        ours.add(extra)
+    out = set()
+    for n in board.neighbours(target):
+        if not view.land(n) or n in ours:
+            out.add(n)
+        elif view.side == "axis" and not any(u.side == view.foe for u in pos.at(n)) \
+                and any(m in ours for m in board.neighbours(n)):
+            out.add(n)
+    return out
+
+
 def best_attack(view: View, target: int, area: int, free: list[PUnit], ends: Ends, air: list[PUnit],
                 want: Fraction) -> Plan | None:
     """The cheapest group of free units that reaches `want` odds against `target` (or the most it can), each
@@ -172,13 +190,14 @@ def _group(view: View, target: int, ranked: list[tuple[PUnit, list[int]]], ends:
     group: list[tuple[PUnit, int]] = []
     probe = ends.copy()
     for u, can in ranked:
-        for s in can:
-            if probe.room(s, u):
-                group.append((u, s))
-                probe.send(u, s)
-                break
-        else:
+        fits = [s for s in can if probe.room(s, u)]
+        if not fits:
             continue
+        covered = _covered(view, target, probe)
+        # the hex that closes most of the defenders' ways out (ZOC (F)); else the first in the unit's order
+        s = max(fits, key=lambda h: (len(_covered(view, target, probe, h) - covered), -fits.index(h)))
+        group.append((u, s))
+        probe.send(u, s)
         if evaluate(view, target, group, [], False)[2] >= want:
             break
     return group
