@@ -40,6 +40,8 @@ def plan(view: View, level: str) -> list[dict]:
                 moves.append(move_order(view, u, h))
             moved.add(u.id)
         moved.update(lw.id for lw in p.air)
+        if p.supply_at is not None and p.supply.id not in moved:
+            moves.append(move_order(view, p.supply, p.supply_at))  # SUPPLY (C): in range at the instant of combat
         moved.add(p.supply.id)
     moves += _panzers(view, ends, moved, targets, weigh_supply=level != "1")
     moves += _garrison(view, ends, moved, near)
@@ -60,7 +62,7 @@ def _attacks(view: View, ends: Ends, moved: set[str], level: str) -> list:
     supplies = [s for s in view.pos.supply_units(view.side) if view.supplied(s)]
     air = [u for u in view.mine() if u.ct.cls == "air" and view.supplied(u)]
     return plan_attacks(view, free, supplies, air, ends, LEAST, WANT, len(supplies),
-                        min_value=1.5 if level == "2" else 4.0)
+                        min_value=1.5 if level == "2" else 4.0, supply_moves=level == "2")
 
 
 
