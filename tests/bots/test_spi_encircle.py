@@ -61,3 +61,31 @@ def test_two_panzer_armies_attack_from_opposite_sides_so_a_retreat_is_a_kill():
 
 def data_clear(view: View, h: int) -> bool:
     return view.data.terrain_of[h] == "clear" and not view.pos.at(h)
+
+
+def test_a_supply_unit_walks_up_so_that_the_attack_it_backs_is_in_range():
+    """SUPPLY (C), (G): attack supply is counted at the instant of combat, six hexes for the Axis; a supply unit
+    nine hexes from the target walks its two hexes first instead of leaving the panzers without supply."""
+    state = game.new_game("spi-barbarossa/barbarossa-1941", game_id="sup", seed="sup", setup="historical")
+    view = View.of(state, "axis")
+    board = view.board
+    target = _open_field(view)
+    victim = next(u for u in view.theirs() if u.ct.size == "army" and u.ct.defense == 4)
+    view.pos.place(victim, target)
+    pz = [u for u in view.mine() if u.ct.motorized and u.ct.size == "army"][:2]
+    ring = sorted(board.neighbours(target), key=lambda h: board.ids[h])
+    view.pos.place(pz[0], ring[0])
+    view.pos.place(pz[1], next(h for h in ring if board.distance(h, ring[0]) >= 2))
+    sup = next(u for u in view.mine() if u.ct.cls == "supply")
+    far = sorted((h for h in range(len(board)) if board.distance(h, target) == 9 and data_clear(view, h)
+                  and view.data.country[h] == view.data.country[target]), key=lambda h: board.ids[h])
+    view.pos.place(sup, far[0])
+    view.phase = MovementPhase(view.step, 1)
+    view.reaches.clear()
+    args = (view, pz, [sup], [], Ends(view), Fraction(2), Fraction(4), 1)
+    assert attacks.plan_attacks(*args) == []  # from where it stands it reaches nothing
+    plans = attacks.plan_attacks(view, pz, [sup], [], Ends(view), Fraction(2), Fraction(4), 1, supply_moves=True)
+    assert [p.target for p in plans] == [target]
+    at = plans[0].supply_at
+    assert at is not None and at in view.reach(sup).cost
+    assert all(board.distance(at, h) <= 6 for _, h in plans[0].attackers)
