@@ -30,13 +30,19 @@ def _open_field(view: View) -> int:
     raise AssertionError("no open field on the map")
 
 
-def test_two_panzer_armies_attack_from_opposite_sides_so_a_retreat_is_a_kill():
-    state = game.new_game("spi-barbarossa/barbarossa-1941", game_id="enc", seed="enc", setup="historical")
+def _lone_soviet_army(seed: str) -> tuple[View, int]:
+    """The historical June start with one Soviet rifle army (defence 4) moved to an open field in the west."""
+    state = game.new_game("spi-barbarossa/barbarossa-1941", game_id=seed, seed=seed, setup="historical")
     view = View.of(state, "axis")
-    board = view.board
     target = _open_field(view)
     victim = next(u for u in view.theirs() if u.ct.size == "army" and u.ct.defense == 4)
     view.pos.place(victim, target)
+    return view, target
+
+
+def test_two_panzer_armies_attack_from_opposite_sides_so_a_retreat_is_a_kill():
+    view, target = _lone_soviet_army("enc")
+    board = view.board
     west = [n for n in board.neighbours(target)]
     pz = [u for u in view.mine() if u.ct.motorized and u.ct.size == "army"][:2]
     # both panzer armies start two hexes off, on the same side of the target
@@ -66,12 +72,8 @@ def data_clear(view: View, h: int) -> bool:
 def test_a_supply_unit_walks_up_so_that_the_attack_it_backs_is_in_range():
     """SUPPLY (C), (G): attack supply is counted at the instant of combat, six hexes for the Axis; a supply unit
     nine hexes from the target walks its two hexes first instead of leaving the panzers without supply."""
-    state = game.new_game("spi-barbarossa/barbarossa-1941", game_id="sup", seed="sup", setup="historical")
-    view = View.of(state, "axis")
+    view, target = _lone_soviet_army("sup")
     board = view.board
-    target = _open_field(view)
-    victim = next(u for u in view.theirs() if u.ct.size == "army" and u.ct.defense == 4)
-    view.pos.place(victim, target)
     pz = [u for u in view.mine() if u.ct.motorized and u.ct.size == "army"][:2]
     ring = sorted(board.neighbours(target), key=lambda h: board.ids[h])
     view.pos.place(pz[0], ring[0])
