@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..core.game import keyring, ruleset_of
-from ..core.state import GameState
-from . import game_pick, pick
-from .legal import keep_legal
+from ...core.game import keyring, ruleset_of
+from ...core.state import GameState
+from .. import game_pick, pick
+from ..legal import keep_legal
 
 
 def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None, level: str = "2", *,
@@ -26,11 +26,11 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None,
         return soviet_setup(state, secret)
     if state.phase in ("date", "soviet-setup", "axis-setup"):
         return list(rs.template(state, side)["orders"])
-    from ..rulesets.coatney import combat, movement, odds as oddsmod, stacking
-    from ..rulesets.coatney.common import Step
-    from ..rulesets.coatney.orders import Attack, Move
-    from ..rulesets.coatney.params import AXIS, SOVIET, enemy
-    from ..rulesets.coatney.position import Position
+    from ...rulesets.coatney import combat, movement, odds as oddsmod, stacking
+    from ...rulesets.coatney.common import Step
+    from ...rulesets.coatney.orders import Attack, Move
+    from ...rulesets.coatney.params import AXIS, SOVIET, enemy
+    from ...rulesets.coatney.position import Position
 
     data = rs.data(state)
     pos = Position(data, state)
@@ -46,12 +46,19 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None,
     mv = movement.MovementPhase(step, reserve, state.phase)
     mv.start()
     foe = enemy(side)
+    blind = blind_safe and side == AXIS and bool(pos.extras.get("facedown"))
+    if side == AXIS and not pos.extras.get("facedown"):
+        from .axis import operations
+
+        phase = combat.AttackPhase(step, state.phase, {k: dict(v) for k, v in state.answers.items()})
+        if not operations(state, pos, step, mv, phase, reserve, out) and reserve:
+            out.append({"end_turn": True})  # nothing left to do in the Reserve Phases
+        return keep_legal(state, side, out, secret, fallback=[{"end_turn": True}])
     field = _field(pos, side)
     guards = _guards(pos, side)
     # The face-down first movement (XVI.B.5): a move a counter turns up in front of is cut short, somewhere on its
     # own path (I-34). So no move ends on another move's path, nor passes where another ends: a cut-short unit can
     # then never overstack the hex a later move ends in (XII).
-    blind = blind_safe and side == AXIS and bool(pos.extras.get("facedown"))
     crossed: set[int] = set()  # every hex a blind move starts in or passes through
     ends: set[int] = set()
     for u in sorted(pos.active_units(side), key=lambda u: (u.ct.size == "front", u.id)):
@@ -128,9 +135,9 @@ def letters(state: GameState) -> list[str]:
 def drawn_oob(state: GameState, secret: Mapping[str, Any]) -> str:
     """The order-of-battle scenario the Soviet's letters drew (XVI.C.2.b): his letter, read with his own
     secret, and the open die recorded in the state."""
-    from ..core.frozen import thaw
-    from ..core.hidden import Keyring
-    from ..rulesets.coatney.secrets import final_number
+    from ...core.frozen import thaw
+    from ...core.hidden import Keyring
+    from ...rulesets.coatney.secrets import final_number
 
     sec = state.extras.get("secret") or {}
     scen = state.extras.get("scenario") or {}
@@ -152,9 +159,9 @@ def soviet_setup(state: GameState, secret: Mapping[str, Any]) -> list[dict]:
     stay); units the scenario removes are left out; the units it adds take the free Soviet hexes nearest the
     places of the units they replace (the Twist's infantry choice, 60 replacement factors, takes the armies
     that give most strength for their cost); dummies fill the border hexes left."""
-    from ..rulesets.coatney import setup as setupmod
-    from ..rulesets.coatney.position import Position
-    from ..rulesets.coatney.replacements import cost
+    from ...rulesets.coatney import setup as setupmod
+    from ...rulesets.coatney.position import Position
+    from ...rulesets.coatney.replacements import cost
 
     rs = ruleset_of(state)
     data = rs.data(state)
@@ -200,8 +207,8 @@ def soviet_setup(state: GameState, secret: Mapping[str, Any]) -> list[dict]:
 
 def _free_hex(pos: Any, u: Any, start: int) -> int | None:
     """The nearest hex to `start` where `u` may start (USSR, one unit a hex, XVI.B.4)."""
-    from ..board.search import reachable
-    from ..rulesets.coatney.setup import place_problem
+    from ...board.search import reachable
+    from ...rulesets.coatney.setup import place_problem
 
     ring = reachable(pos.board, [start], b"\x01" * len(pos.board), max_steps=12)
     for h in sorted(ring, key=lambda h: (ring[h], pos.board.ids[h])):
@@ -214,8 +221,8 @@ def _field(pos: Any, side: str) -> dict[int, int]:
     """Hex steps to where this side's units should go, over hexes units can cross (X.A). The Axis: the Soviet
     victory cities he does not hold (IV), and Warsaw and Bucharest while a Soviet unit is near them (IV ¶4:
     the Soviet wins holding either). The Soviet: his victory cities within reach of the Axis, which he holds."""
-    from ..board.search import reachable
-    from ..rulesets.coatney.params import AXIS, SOVIET, enemy
+    from ...board.search import reachable
+    from ...rulesets.coatney.params import AXIS, SOVIET, enemy
 
     data = pos.data
     foes = [u.loc for u in pos.active_units(enemy(side)) if u.ct.cls != "dummy"]
@@ -232,8 +239,8 @@ def _field(pos: Any, side: str) -> dict[int, int]:
 def _guards(pos: Any, side: str) -> dict[str, dict[int, int]]:
     """The Axis's nearest free unit for each of Warsaw and Bucharest with a Soviet unit within six hexes (IV ¶4:
     the Soviet wins holding either): unit -> the distance field to that city."""
-    from ..board.search import reachable
-    from ..rulesets.coatney.params import AXIS, SOVIET
+    from ...board.search import reachable
+    from ...rulesets.coatney.params import AXIS, SOVIET
 
     if side != AXIS:
         return {}
@@ -256,8 +263,8 @@ def _guards(pos: Any, side: str) -> dict[str, dict[int, int]]:
 def _toward(pos: Any, u: Any, field: dict[int, int], steps: int) -> list[int]:
     """Up to `steps` hexes down the field (nearer the goal each hex), stopping at the first enemy ZOC (XI.B.1) and
     short of hexes the unit may not enter."""
-    from ..rulesets.coatney.params import enemy
-    from ..rulesets.coatney.zoc import zoc_owners
+    from ...rulesets.coatney.params import enemy
+    from ...rulesets.coatney.zoc import zoc_owners
 
     if not field or u.loc not in field or field[u.loc] == 0:
         return []
@@ -278,7 +285,7 @@ def _toward(pos: Any, u: Any, field: dict[int, int], steps: int) -> list[int]:
 
 def _builds(state: GameState, pos: Any, step: Any) -> list[dict]:
     """Soviet replacements: rifle armies at Moscow (or the first major city he holds) while the pool pays."""
-    from ..rulesets.coatney.params import SOVIET
+    from ...rulesets.coatney.params import SOVIET
 
     if state.turn < 2:
         return []
