@@ -182,7 +182,7 @@ class AxisOps:
                 if u.loc in slots:
                     continue
                 r = self.reach_of(u)
-                options = [n for n in slots if n in r]
+                options = [n for n in slots if n in r and self.affordable(u, r[n])]
                 if options:
                     n = min(options, key=lambda n: (len(r[n]), pos.hex_id(n)))
                     moving.append((u, n, r[n]))
@@ -190,7 +190,7 @@ class AxisOps:
                 sorted(moving, key=lambda c: (-c[0].ct.attack, len(c[2]), c[0].id)):
             if path:  # the nearest hex next to t it can reach with room for it
                 r = self.reach_of(u)
-                fits = [m for m in slots if m in r and self.room(plan, u, m)]
+                fits = [m for m in slots if m in r and self.room(plan, u, m) and self.affordable(u, r[m])]
                 if not fits:
                     continue
                 n = min(fits, key=lambda m: (len(r[m]), pos.hex_id(m)))
@@ -242,6 +242,13 @@ class AxisOps:
                              "advance": {u.id: [pos.hex_id(t)] for u in units if u.ct.size != "front"}})
 
     # --- movement ------------------------------------------------------------------------------
+    def affordable(self, u: Any, path: list[int]) -> bool:
+        """The rules' cost of the move (X.A) within what the unit may spend without being Dispersed or faced."""
+        if not path:
+            return True
+        cost = self.mv.cost([u], u.loc, path)
+        return self.mv.affordable(None, u, cost, path, self.ezoc, quiet=True) == "ok"
+
     def move(self, u: Any, path: list[int], engage: bool = False) -> bool:
         """Make the move if the rules accept it and it costs the unit neither Dispersal nor facing (XI.A.5, XI.C)."""
         from ...rulesets.coatney.orders import Move
@@ -249,8 +256,7 @@ class AxisOps:
         pos, mv, st = self.pos, self.mv, self.step
         if not path:
             return True
-        cost = mv.cost([u], u.loc, path)
-        if mv.affordable(None, u, cost, path, self.ezoc, quiet=True) != "ok":
+        if not self.affordable(u, path):
             return False
         before = len(st.violations)
         mv.move(Move(len(self.out), (u.id,), tuple(pos.hex_id(h) for h in path)))
@@ -260,6 +266,22 @@ class AxisOps:
         self.out.append({"move": u.id, "path": [pos.hex_id(h) for h in path]})
         self.reaches.clear()
         return True
+
+    def guard(self) -> None:
+        """IV ¶4: the Soviet wins holding Warsaw or Bucharest; the nearest free unit goes back to one a Soviet unit
+        nears (the hex nearest it that the unit can reach)."""
+        from . import _guards
+
+        units = {u.id: u for u in self.movers()}
+        for uid, fld in sorted(_guards(self.pos, self.side).items()):
+            u = units.get(uid)
+            if u is None or u.loc not in fld:
+                continue
+            r = self.reach_of(u)
+            for h in sorted((h for h in r if h in fld and fld[h] < fld[u.loc]), key=lambda h: (fld[h], self.pos.hex_id(h))):
+                if self.move(u, r[h]):
+                    break
+            self.used.add(uid)
 
     def march(self, hold_mobile: bool) -> None:
         """The units with no attack go to the hex nearest the objectives they can reach (with room, XII). In the
@@ -288,6 +310,8 @@ def operations(state: Any, pos: Any, step: Any, mv: Any, phase: Any, reserve: in
     """Plan the Axis's attacks and marches for this step into `out`; whether anything was ordered."""
     n = len(out)
     ops = AxisOps(state, pos, step, mv, phase, reserve, out)
+    if moves:
+        ops.guard()
     ops.attacks(allow_moves=moves)
     if moves:
         ops.march(hold_mobile=reserve == 0)
