@@ -230,7 +230,8 @@ def _field(pos: Any, side: str) -> dict[int, int]:
     if side == AXIS:
         goals = [h for h in data.victory if data.home[h] == SOVIET and pos.control[h] != AXIS]
     else:
-        goals = [h for h in data.victory if data.home[h] == SOVIET and pos.control[h] == SOVIET and near.get(h, 99) <= 8]
+        goals = [h for h in data.victory if data.home[h] == SOVIET and pos.control[h] == SOVIET
+                 and (near.get(h, 99) <= 12 or data.victory[h] >= 2)]  # Moscow (and RP's Leningrad) always held
     if not goals:
         return {}
     return reachable(pos.board, goals, [1 if pos.land(h) else 0 for h in range(len(pos.board))])
@@ -284,22 +285,47 @@ def _toward(pos: Any, u: Any, field: dict[int, int], steps: int) -> list[int]:
 
 
 def _builds(state: GameState, pos: Any, step: Any) -> list[dict]:
-    """Soviet replacements: rifle armies at Moscow (or the first major city he holds) while the pool pays."""
+    """IX.A: the Soviet spends his replacement factors, infantry and armor, every turn: the units that give most
+    strength for their cost first (shock armies once the Siberian Reserve has begun, IX.B.2; no fronts), each in
+    the city or town nearest the victory cities he must hold where the rules let it enter (IX.A, VIII.A.3, XII)."""
+    from ...board.search import reachable
+    from ...rulesets.coatney import stacking
     from ...rulesets.coatney.params import SOVIET
+    from ...rulesets.coatney.replacements import cost, entry_problem
 
     if state.turn < 2:
         return []
     pool = dict((state.extras.get("pools") or {}).get(SOVIET) or {})
     if not pool:
         return []
-    cities = [h for h, n in enumerate(pos.data.city_name) if pos.data.city_size[h] == "major" and pos.control[h] == SOVIET
-              and not pos.stack(h, SOVIET)]
-    out = []
-    spare = sorted(u.id for u in pos.units.values() if u.side == SOVIET and u.ct.key == "su-army-3"
-                   and (u.status == "eliminated" or (u.status == "pending" and u.flags.get("pool"))))
-    for uid, h in zip(spare, sorted(cities, key=lambda h: pos.hex_id(h))):
-        if pool.get("infantry", 0) < 3:
-            break
-        pool["infantry"] -= 3
-        out.append({"replace": uid, "at": pos.hex_id(h)})
+    siberia = bool((pos.extras.get("siberians") or {}).get("started"))
+    spare = sorted((u for u in pos.units.values() if u.side == SOVIET and u.ct.replaceable and u.ct.size != "front"
+                    and u.ct.cls not in ("dummy", "parachute") and (siberia or not u.ct.needs_armor_factor)
+                    and (u.status == "eliminated" or (u.status == "pending" and u.flags.get("pool")))),
+                   key=lambda u: (-(u.ct.attack + u.ct.defense) / max(1, cost(pos, u)[0]), u.id))
+    field = _field(pos, SOVIET)
+    if not field:
+        field = reachable(pos.board, [h for h in pos.data.victory if pos.control[h] == SOVIET],
+                          [1 if pos.land(h) else 0 for h in range(len(pos.board))])
+    places = sorted((h for h in range(len(pos.board)) if pos.data.city_size[h] and pos.control[h] == SOVIET
+                     and not pos.enemy_occupied(h, SOVIET)),
+                    key=lambda h: (field.get(h, 99), pos.data.city_size[h] != "major", pos.hex_id(h)))[:24]
+    out: list[dict] = []
+    arrived: dict[int, int] = {}
+    placed: dict[int, list[Any]] = {}
+    for u in spare:
+        n, kind = cost(pos, u)
+        arm = n if kind == "armor" else u.ct.needs_armor_factor
+        inf = 0 if kind == "armor" else n - arm
+        if pool.get("infantry", 0) < inf or pool.get("armor", 0) < arm:
+            continue
+        for h in places:
+            if entry_problem(step, u, h, arrived, False) is None and \
+                    stacking.problem_for(pos, h, pos.stack(h, SOVIET) + placed.get(h, []) + [u]) is None:
+                pool["infantry"] = pool.get("infantry", 0) - inf
+                pool["armor"] = pool.get("armor", 0) - arm
+                arrived[h] = arrived.get(h, 0) + 1
+                placed.setdefault(h, []).append(u)
+                out.append({"replace": u.id, "at": pos.hex_id(h)})
+                break
     return out
