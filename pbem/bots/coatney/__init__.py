@@ -54,6 +54,14 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None,
         if not operations(state, pos, step, mv, phase, reserve, out) and reserve:
             out.append({"end_turn": True})  # nothing left to do in the Reserve Phases
         return keep_legal(state, side, out, secret, fallback=[{"end_turn": True}])
+    counter = None
+    if side == SOVIET:  # XIII: his counterattacks, massed as the Axis's are, by units that do not hold a city
+        from .axis import AxisOps
+
+        counter = AxisOps(state, pos, step, mv, combat.AttackPhase(step, state.phase, {k: dict(v) for k, v in
+                                                                                       state.answers.items()}),
+                          reserve, out)
+        counter.attacks(allow_moves=True)
     field = _field(pos, side)
     guards = _guards(pos, side)
     # The face-down first movement (XVI.B.5): a move a counter turns up in front of is cut short, somewhere on its
@@ -86,6 +94,10 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None,
                 break
             del step.violations[before:]
             path = path[:-1]
+    if counter is not None:
+        counter.attacks(allow_moves=False)
+        out.append({"end_turn": True})
+        return keep_legal(state, side, out, secret, fallback=[{"end_turn": True}])
     phase = combat.AttackPhase(step, state.phase, {k: dict(v) for k, v in state.answers.items()})
     used: set[str] = set()
     for h in sorted({h for h in pos.occ if pos.has(h, foe)}):
@@ -232,9 +244,12 @@ def _field(pos: Any, side: str) -> dict[int, int]:
     else:
         goals = [h for h in data.victory if data.home[h] == SOVIET and pos.control[h] == SOVIET
                  and (near.get(h, 99) <= 12 or data.victory[h] >= 2)]  # Moscow (and RP's Leningrad) always held
+    if side == SOVIET:  # the ring around each city too: an attacker must break it before he can mass on the city
+        goals += [n for h in goals for n in pos.board.neighbours(h) if pos.land(n) and pos.control[n] == SOVIET
+                  and pos.crossable(h, n)]
     if not goals:
         return {}
-    return reachable(pos.board, goals, [1 if pos.land(h) else 0 for h in range(len(pos.board))])
+    return reachable(pos.board, sorted(set(goals)), [1 if pos.land(h) else 0 for h in range(len(pos.board))])
 
 
 def _guards(pos: Any, side: str) -> dict[str, dict[int, int]]:

@@ -20,7 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 MOBILE = ("armor", "armored-cavalry", "mechanized", "motorized-infantry")
-OBJECTIVE_EXTRA = ("Smolensk",)  # not a victory city in the Barbarossa File, but the road to Moscow runs through it
+# Not victory cities in every game, but the road to Moscow runs through them (Minsk is not one in the Russian
+# Portfolio, Smolensk not in the Barbarossa File): the Axis takes them on the way.
+OBJECTIVE_EXTRA = ("Minsk", "Smolensk")
 GOOD_ODDS = "3:1"  # DE possible, the attacker Dispersed on a 6 only (crt.yaml)
 CITY_ODDS = "2:1"  # an objective is worth a Dispersal in three
 PLAN_ODDS = "4:1"  # stop adding units here: no result at 4:1 hurts the attacker
@@ -76,15 +78,17 @@ class AxisOps:
     def __init__(self, state: Any, pos: Any, step: Any, mv: Any, phase: Any, reserve: int, out: list[dict]) -> None:
         from ...board.search import reachable
         from ...rulesets.coatney import odds as oddsmod
-        from ...rulesets.coatney.params import SOVIET
+        from ...rulesets.coatney.params import AXIS, enemy
         from ...rulesets.coatney.zoc import zoc_owners
 
         self.state, self.pos, self.step, self.mv, self.phase, self.reserve, self.out = \
             state, pos, step, mv, phase, reserve, out
-        self.side = step.side
-        self.ezoc = zoc_owners(pos, SOVIET)
+        self.side, self.foe = step.side, enemy(step.side)
+        self.ezoc = zoc_owners(pos, self.foe)
         land = [1 if pos.land(h) else 0 for h in range(len(pos.board))]
-        self.goals = objectives(pos, self.side)
+        self.goals = objectives(pos, self.side) if self.side == AXIS else []
+        # the Soviet's garrisons of his victory cities stay put (IV)
+        self.garrisons = {h for h in pos.data.victory if pos.control[h] == self.side} if self.side != AXIS else set()
         self.field = reachable(pos.board, self.goals, land) if self.goals else {}
         self.good = oddsmod.parse_column(pos.data, GOOD_ODDS)
         self.city = oddsmod.parse_column(pos.data, CITY_ODDS)
@@ -100,7 +104,7 @@ class AxisOps:
 
         out = []
         for u in sorted(self.pos.active_units(self.side), key=lambda u: u.id):
-            if (u.id in self.used or u.dispersed or u.faced or u.flags.get("moved") or u.flags.get("attacked")
+            if (u.id in self.used or u.loc in self.garrisons or u.dispersed or u.faced or u.flags.get("moved") or u.flags.get("attacked")
                     or u.flags.get("strategic") or u.ct.cls == "dummy" or u.flags.get("opmove_unsupplied")):
                 continue
             if activation.active(self.step, u):
@@ -109,7 +113,7 @@ class AxisOps:
 
     def may_attack(self, u: Any) -> bool:
         """XIII.A.1, XI.A.1: undispersed, not yet attacked, and moved (if at all) in this very phase."""
-        return (u.id not in self.used and not u.dispersed and not u.faced and not u.flags.get("attacked")
+        return (u.id not in self.used and u.loc not in self.garrisons and not u.dispersed and not u.faced and not u.flags.get("attacked")
                 and u.ct.cls != "dummy" and (not u.flags.get("moved") or u.flags["moved"] == self.state.phase))
 
     def reach_of(self, u: Any) -> dict[int, list[int]]:
@@ -123,10 +127,8 @@ class AxisOps:
     # --- attacks -------------------------------------------------------------------------------
     def targets(self) -> list[int]:
         """Soviet stacks by worth: objectives first, then the nearest the objectives, then the weakest."""
-        from ...rulesets.coatney.params import SOVIET
-
-        hexes = sorted({h for h in self.pos.occ if self.pos.has(h, SOVIET)
-                        and any(d.ct.cls != "dummy" for d in self.pos.stack(h, SOVIET))})
+        hexes = sorted({h for h in self.pos.occ if self.pos.has(h, self.foe)
+                        and any(d.ct.cls != "dummy" for d in self.pos.stack(h, self.foe))})
         return sorted(hexes, key=lambda h: (h not in self.goals, self.field.get(h, 99) // 3, self.defense(h),
                                             self.pos.hex_id(h)))
 
@@ -214,7 +216,7 @@ class AxisOps:
 
         pos = self.pos
         for t in self.targets():
-            if not pos.has(t, "soviet"):
+            if not pos.has(t, self.foe):
                 continue
             plan = self.plan(t, allow_moves)
             if plan is None:
@@ -264,7 +266,7 @@ class AxisOps:
             del st.violations[before:]
             return False
         self.out.append({"move": u.id, "path": [pos.hex_id(h) for h in path]})
-        self.reaches.clear()
+        self.reaches.pop(u.id, None)  # the others' reach: enemy units and ZOCs do not move in this phase
         return True
 
     def guard(self) -> None:
