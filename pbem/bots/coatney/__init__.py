@@ -42,6 +42,9 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None,
                 hiders=tuple(sorted(state.hidden or {})))  # the other side's face-down counters are passed over
     if side == SOVIET and state.phase == "soviet-ops":
         out += _builds(state, pos, step)
+        if pos.weather == "snow" and pos.date < "1942-05" and "winter_offensive" not in pos.extras:
+            out.append({"winter_offensive": "start"})  # VI.B.3: the first Snow turn opens his three (I-63)
+            pos.extras["winter_offensive"] = pos.turn  # the working position's odds count the shift
     reserve = int(state.phase.rsplit("-", 1)[1]) if "-reserve-" in state.phase else 0
     mv = movement.MovementPhase(step, reserve, state.phase)
     mv.start()
