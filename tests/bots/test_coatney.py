@@ -108,3 +108,36 @@ def test_the_axis_masses_on_soviet_stacks_and_attacks_at_good_odds():
     dispersed = [e["text"] for e in nxt.log["events"] if e["kind"] == "dispersed" and "end of its move" in e["text"]]
     assert not dispersed
     assert not [e for e in nxt.log["events"] if e["kind"] == "bonus"]
+
+
+def _soviet_turn_2_ops():
+    job = selfplay.Game(SCENARIO, "builds")
+    state, secrets = selfplay.start(job)
+    while not (state.phase == "soviet-ops" and state.turn == 2):
+        sides = game.ruleset_of(state).submitters(state)
+        files = [orders_file(state, s, secrets.get(s)) for s in sides]
+        state = game.adjudicate(state, files, secrets=[secrets[s] for s in secrets if s not in sides]).state
+    return state, secrets
+
+
+def test_the_soviet_spends_his_armor_factors_and_counterattacks_in_mass():
+    """IX.A: the Soviet's replacement orders all enter, tank units with his armor factors; XIII: he masses units
+    from several hexes on an Axis stack and attacks it at 3:1 or better, never with a victory city's garrison."""
+    from pbem.rulesets.coatney import odds as oddsmod
+    from pbem.rulesets.coatney.position import Position
+
+    state, secrets = _soviet_turn_2_ops()
+    items = coatney.orders(state, "soviet", secrets["soviet"])
+    builds = [o for o in items if "replace" in o]
+    pos = Position(game.ruleset_of(state).data(state), state)
+    assert any(pos.units[o["replace"]].ct.cls == "armor" for o in builds)
+    nxt = game.adjudicate(state, [orders_file(state, "soviet", secrets["soviet"])]).state
+    entered = [e for e in nxt.log["events"] if e["kind"] == "replacement"]
+    assert builds and len(entered) == len(builds)
+    attacks = [o for o in items if "attack" in o]
+    assert attacks and any(len({pos.units[u].loc for u in o["with"]}) > 1 for o in attacks)
+    cities = set(pos.data.victory)
+    assert not [u for o in attacks for u in o["with"] if pos.units[u].loc in cities]
+    for e in nxt.log["events"]:
+        if e["kind"] in ("combat", "battle"):
+            assert oddsmod.parse_column(pos.data, e["data"]["odds"]) >= oddsmod.parse_column(pos.data, "3:1"), e["text"]
