@@ -308,7 +308,7 @@ def _builds(state: GameState, pos: Any, step: Any) -> list[dict]:
     the city or town nearest the victory cities he must hold where the rules let it enter (IX.A, VIII.A.3, XII)."""
     from ...board.search import reachable
     from ...rulesets.coatney import stacking
-    from ...rulesets.coatney.params import SOVIET
+    from ...rulesets.coatney.params import SOVIET, enemy
     from ...rulesets.coatney.replacements import cost, entry_problem
 
     if state.turn < 2:
@@ -325,9 +325,15 @@ def _builds(state: GameState, pos: Any, step: Any) -> list[dict]:
     if not field:
         field = reachable(pos.board, [h for h in pos.data.victory if pos.control[h] == SOVIET],
                           [1 if pos.land(h) else 0 for h in range(len(pos.board))])
+    land = [1 if pos.land(h) else 0 for h in range(len(pos.board))]
+    foes = [u.loc for u in pos.active_units(enemy(SOVIET)) if u.ct.cls != "dummy"]
+    near = reachable(pos.board, foes, land, max_steps=12)
+    capitals = [h for h in pos.data.victory if pos.data.victory[h] >= 2 and pos.control[h] == SOVIET and h in near]
+    first = reachable(pos.board, capitals, land, max_steps=2) if capitals else {}  # Moscow (Leningrad) threatened
     places = sorted((h for h in range(len(pos.board)) if pos.data.city_size[h] and pos.control[h] == SOVIET
                      and not pos.enemy_occupied(h, SOVIET)),
-                    key=lambda h: (field.get(h, 99), pos.data.city_size[h] != "major", pos.hex_id(h)))[:24]
+                    key=lambda h: (h not in first, field.get(h, 99), pos.data.city_size[h] != "major",
+                                   pos.hex_id(h)))[:24]
     out: list[dict] = []
     arrived: dict[int, int] = {}
     placed: dict[int, list[Any]] = {}
