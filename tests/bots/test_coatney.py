@@ -85,8 +85,7 @@ def test_the_axis_masses_on_soviet_stacks_and_attacks_at_good_odds():
     """XIII.C, XIII.J: the Axis brings units from several hexes against one Soviet stack and attacks it at 3:1 or
     better (2:1 on an objective), by the rules' own odds; no move it makes Disperses or faces its unit (XI.C)."""
     from pbem.bots.coatney.axis import objectives
-    from pbem.rulesets.coatney import combat, odds as oddsmod
-    from pbem.rulesets.coatney.common import Step
+    from pbem.rulesets.coatney import odds as oddsmod
     from pbem.rulesets.coatney.position import Position
 
     state, _ = _axis_turn_2_ops()
@@ -95,6 +94,9 @@ def test_the_axis_masses_on_soviet_stacks_and_attacks_at_good_odds():
     assert len(attacks) >= 3
     movers = {o["move"] for o in items if "move" in o}
     assert any(movers & set(o["with"]) for o in attacks)  # units moved up to join an attack
+    ends = {o["move"]: o["path"][-1] for o in items if "move" in o}
+    here = {u.id: u.location for u in state.units}
+    assert any(len({ends.get(u, here[u]) for u in o["with"]}) >= 2 for o in attacks)  # from several hexes at once
     nxt = game.adjudicate(state, [orders_file(state, "axis", None)]).state
     rs = game.ruleset_of(state)
     pos = Position(rs.data(state), state)
