@@ -46,14 +46,19 @@ def test_the_soviet_bot_sets_up_every_order_of_battle_its_letters_can_draw(numbe
     assert (after.extras.get("scenario") or {}).get("oob")  # the letter opened with the counters
 
 
-def _axis_turn_2_ops():
-    job = selfplay.Game("russian-portfolio/russian-portfolio-1941", "march")
+def _play_to(scenario: str, seed: str, phase: str, turn: int = 2):
+    """The bots' game of `scenario` up to `phase` of game-turn `turn`: the state and the secrets."""
+    job = selfplay.Game(scenario, seed)
     state, secrets = selfplay.start(job)
-    while not (state.phase == "axis-ops" and state.turn == 2):
+    while not (state.phase == phase and state.turn == turn):
         sides = game.ruleset_of(state).submitters(state)
         files = [orders_file(state, s, secrets.get(s)) for s in sides]
         state = game.adjudicate(state, files, secrets=[secrets[s] for s in secrets if s not in sides]).state
     return state, secrets
+
+
+def _axis_turn_2_ops():
+    return _play_to("russian-portfolio/russian-portfolio-1941", "march", "axis-ops")
 
 
 def test_the_axis_marches_on_the_victory_cities_it_does_not_hold():
@@ -112,23 +117,13 @@ def test_the_axis_masses_on_soviet_stacks_and_attacks_at_good_odds():
     assert not [e for e in nxt.log["events"] if e["kind"] == "bonus"]
 
 
-def _soviet_turn_2_ops():
-    job = selfplay.Game(SCENARIO, "builds")
-    state, secrets = selfplay.start(job)
-    while not (state.phase == "soviet-ops" and state.turn == 2):
-        sides = game.ruleset_of(state).submitters(state)
-        files = [orders_file(state, s, secrets.get(s)) for s in sides]
-        state = game.adjudicate(state, files, secrets=[secrets[s] for s in secrets if s not in sides]).state
-    return state, secrets
-
-
 def test_the_soviet_spends_his_armor_factors_and_counterattacks_in_mass():
     """IX.A: the Soviet's replacement orders all enter, tank units with his armor factors; XIII: he masses units
     from several hexes on an Axis stack and attacks it at 3:1 or better, never with a victory city's garrison."""
     from pbem.rulesets.coatney import odds as oddsmod
     from pbem.rulesets.coatney.position import Position
 
-    state, secrets = _soviet_turn_2_ops()
+    state, secrets = _play_to(SCENARIO, "builds", "soviet-ops")
     items = coatney.orders(state, "soviet", secrets["soviet"])
     builds = [o for o in items if "replace" in o]
     pos = Position(game.ruleset_of(state).data(state), state)
