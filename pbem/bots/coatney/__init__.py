@@ -54,8 +54,9 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None,
         from .axis import operations
 
         phase = combat.AttackPhase(step, state.phase, {k: dict(v) for k, v in state.answers.items()})
-        if not operations(state, pos, step, mv, phase, reserve, out) and reserve:
-            out.append({"end_turn": True})  # nothing left to do in the Reserve Phases
+        operations(state, pos, step, mv, phase, reserve, out)
+        if reserve:  # XIII.J: the first Reserve Phase exploits; later ones, at two and three MF less, are not worth a step
+            out.append({"end_turn": True})
         return keep_legal(state, side, out, secret, fallback=[{"end_turn": True}])
     counter = None
     if side == SOVIET:  # XIII: his counterattacks, massed as the Axis's are, by units that do not hold a city
@@ -310,6 +311,7 @@ def _builds(state: GameState, pos: Any, step: Any) -> list[dict]:
     from ...rulesets.coatney import stacking
     from ...rulesets.coatney.params import SOVIET, enemy
     from ...rulesets.coatney.replacements import cost, entry_problem
+    from ...rulesets.coatney.strategic import rail_region
 
     if state.turn < 2:
         return []
@@ -330,10 +332,11 @@ def _builds(state: GameState, pos: Any, step: Any) -> list[dict]:
     near = reachable(pos.board, foes, land, max_steps=12)
     capitals = [h for h in pos.data.victory if pos.data.victory[h] >= 2 and pos.control[h] == SOVIET and h in near]
     first = reachable(pos.board, capitals, land, max_steps=2) if capitals else {}  # Moscow (Leningrad) threatened
+    region = rail_region(pos, SOVIET)  # VIII.A.1, as entry_problem asks it: only these places are worth asking
     places = sorted((h for h in range(len(pos.board)) if pos.data.city_size[h] and pos.control[h] == SOVIET
-                     and not pos.enemy_occupied(h, SOVIET)),
+                     and (h in region or h in pos.data.edges.get("east", ())) and not pos.enemy_occupied(h, SOVIET)),
                     key=lambda h: (h not in first, field.get(h, 99), pos.data.city_size[h] != "major",
-                                   pos.hex_id(h)))[:24]
+                                   pos.hex_id(h)))[:12]
     out: list[dict] = []
     arrived: dict[int, int] = {}
     placed: dict[int, list[Any]] = {}

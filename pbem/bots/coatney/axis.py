@@ -46,10 +46,10 @@ def objectives(pos: Any, side: str) -> list[int]:
     return sorted(set(goals))
 
 
-def reach(pos: Any, u: Any, ezoc: dict[int, Any], basic: int, bonus: int) -> dict[int, list[int]]:
+def reach(pos: Any, u: Any, ezoc: dict[int, Any], basic: int, bonus: int, blocked: set[int]) -> dict[int, list[int]]:
     """The hexes `u` may move to this phase, one MF a hex (X.A; the rules' cost is checked before each move), with a
-    path to each: never into or through enemy units (XI.A.4), never on past an enemy ZOC (XI.B.1), an enemy ZOC
-    only with the basic MF (XI.C), no water crossings."""
+    path to each: never into or through enemy units (`blocked`, XI.A.4), never on past an enemy ZOC (XI.B.1), an
+    enemy ZOC only with the basic MF (XI.C), no water crossings."""
     start = u.loc
     paths: dict[int, list[int]] = {start: []}
     frontier = [start]
@@ -58,13 +58,12 @@ def reach(pos: Any, u: Any, ezoc: dict[int, Any], basic: int, bonus: int) -> dic
         for a in frontier:
             if a != start and a in ezoc:
                 continue
+            n = len(paths[a]) + 1
             for b in pos.board.neighbours(a):
-                if b in paths or not pos.land(b) or not pos.crossable(a, b) or pos.enemy_occupied(b, u.side):
+                if b in paths or b in blocked or n > (basic if b in ezoc else basic + bonus):
                     continue
-                if pos.water_crossing(a, b) is not None or pos.nations_clash(u, b):
-                    continue
-                n = len(paths[a]) + 1
-                if n > (basic if b in ezoc else basic + bonus):
+                if not pos.land(b) or not pos.crossable(a, b) or pos.water_crossing(a, b) is not None \
+                        or pos.nations_clash(u, b):
                     continue
                 paths[b] = paths[a] + [b]
                 nxt.append(b)
@@ -95,6 +94,9 @@ class AxisOps:
         self.plan_col = oddsmod.parse_column(pos.data, PLAN_ODDS)
         self.used: set[str] = set()  # units given a job this step
         self.reaches: dict[str, dict[int, list[int]]] = {}
+        self.costs: dict[tuple[str, int], bool] = {}  # (unit, hex) -> whether the move there is affordable
+        self.blocked = {h for h in pos.occ if pos.enemy_occupied(h, self.side)}
+        self.free: list[Any] | None = None  # the movers when the attacks are planned (`movers`)
 
     # --- who may do what ---------------------------------------------------------------------
     def movers(self) -> list[Any]:
@@ -121,7 +123,7 @@ class AxisOps:
 
         if u.id not in self.reaches:
             basic, bonus = movement.allowance(self.pos, u, self.reserve)
-            self.reaches[u.id] = reach(self.pos, u, self.ezoc, basic, bonus)
+            self.reaches[u.id] = reach(self.pos, u, self.ezoc, basic, bonus, self.blocked)
         return self.reaches[u.id]
 
     # --- attacks -------------------------------------------------------------------------------
@@ -172,6 +174,8 @@ class AxisOps:
 
     def plan(self, t: int, allow_moves: bool) -> Plan | None:
         """The strongest group this phase can bring against t, or None if its odds stay below what t is worth."""
+        from ...rulesets.coatney import movement, odds as oddsmod
+
         pos = self.pos
         need = self.city if t in self.goals else self.good
         plan = Plan(t)
@@ -180,14 +184,21 @@ class AxisOps:
         here = [(u, n, []) for n in slots for u in pos.stack(n, self.side) if self.may_attack(u)]
         moving: list[tuple[Any, int, list[int]]] = []
         if allow_moves:
-            for u in self.movers():
-                if u.loc in slots:
+            if self.free is None:
+                self.free = self.movers()
+            for u in self.free:
+                if u.id in self.used or u.flags.get("moved"):
+                    continue
+                if u.loc in slots or pos.board.distance(u.loc, t) > sum(movement.allowance(pos, u, self.reserve)) + 1:
                     continue
                 r = self.reach_of(u)
                 options = [n for n in slots if n in r and self.affordable(u, r[n])]
                 if options:
                     n = min(options, key=lambda n: (len(r[n]), pos.hex_id(n)))
                     moving.append((u, n, r[n]))
+        most = sum(u.ct.attack for u, _, _ in here) + sum(u.ct.attack for u, _, _ in moving)
+        if oddsmod.column_index(pos.data, most, self.defense(t)) + 1 < need:
+            return None  # even everyone, with the best shift the rules give (XIII.C.5), would fall short
         for u, n, path in sorted(here, key=lambda c: (-c[0].ct.attack, c[0].id)) + \
                 sorted(moving, key=lambda c: (-c[0].ct.attack, len(c[2]), c[0].id)):
             if path:  # the nearest hex next to t it can reach with room for it
@@ -248,8 +259,11 @@ class AxisOps:
         """The rules' cost of the move (X.A) within what the unit may spend without being Dispersed or faced."""
         if not path:
             return True
-        cost = self.mv.cost([u], u.loc, path)
-        return self.mv.affordable(None, u, cost, path, self.ezoc, quiet=True) == "ok"
+        key = (u.id, path[-1])
+        if key not in self.costs:
+            cost = self.mv.cost([u], u.loc, path)
+            self.costs[key] = self.mv.affordable(None, u, cost, path, self.ezoc, quiet=True) == "ok"
+        return self.costs[key]
 
     def move(self, u: Any, path: list[int], engage: bool = False) -> bool:
         """Make the move if the rules accept it and it costs the unit neither Dispersal nor facing (XI.A.5, XI.C)."""
