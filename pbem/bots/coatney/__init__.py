@@ -1,9 +1,11 @@
-"""Bots for The Barbarossa File and The Russian Portfolio: an eager Axis and a cautious Soviet.
+"""Bots for The Barbarossa File and The Russian Portfolio (docs/selfplay.md, "The bots").
 
-The Axis marches east and attacks every Soviet hex it can hit at 3:1 or better; the Soviet builds armies
-with his replacement factors, counterattacks only at 3:1 or better, and stops the game as soon as the rules
-allow (XVI.A). Every order is tried on a working position with the rules' own checks before it is given, so
-the orders are legal; ties are broken by ids, never by chance.
+The Soviet sets up what his secret letters draw, spends his replacements next to the victory cities he must hold,
+garrisons them and the ring around them, counterattacks in mass at 3:1 or better and stops the game as soon as the
+rules allow (XVI.A). The Axis plays his face-down first movement here (I-34) and every later step in `axis.py`:
+massed attacks at the rules' best odds, a march on the objectives, exploitation in Reserve Phase 1. Every order is
+tried on a working position with the rules' own checks before it is given, so the orders are legal; ties are broken
+by ids, never by chance.
 """
 from __future__ import annotations
 

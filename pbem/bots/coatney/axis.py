@@ -1,17 +1,18 @@
 """The Axis bot's operations after the face-down first movement: mass on a few Soviet stacks, attack them at the
 best odds the rules give, exploit in the Reserve Phases, march the rest on the objectives.
 
-Each step (the Initial Operations Phase, then Reserve Phases 1-3, XIII.J) it
+Each step (the Initial Operations Phase, then Reserve Phase 1, XIII.J) it
 - lists the Soviet stacks it could hit: for each, the hexes next to it and the free Axis units that can reach one
   of them this phase with their basic movement factor (a move into an undispersed enemy's ZOC may not use the bonus,
   XI.C; a move that would Disperse or face the mover is never made, XI.A.5, XIV.D);
-- takes the stacks in order of worth (a victory city or Smolensk first, then the nearest the objectives, the weakest
-  first) and gives each the strongest units it can gather, as long as the odds the ruleset computes (XIII.C, river
+- takes the stacks in order of worth (an objective first: a Soviet victory city, Minsk or Smolensk; then the nearest
+  the objectives, the weakest first) and gives each the strongest units it can gather, as long as the odds the ruleset computes (XIII.C, river
   and first-turn shifts included) reach 3:1 (2:1 on an objective); stacks it cannot hit so are left alone;
 - marches the units left on the objectives, the nearest hex to them each can reach, short of full hexes (XII);
-  in the Initial phase the motorized units that could reach the front stay back for the Reserve Phases, to go
+  in the Initial phase the motorized units that could reach the front stay back for Reserve Phase 1, to go
   through the gaps the first attacks open.
-Every move goes through the rules' own movement check (`MovementPhase.move`), every attack through the rules'
+The Soviet bot plans his counterattacks with the same class (no objectives, no march; the garrisons of his victory
+cities stay put). Every move goes through the rules' own movement check (`MovementPhase.move`), every attack through the rules'
 declaration check and odds; `keep_legal` then checks the whole file.
 """
 from __future__ import annotations
