@@ -233,7 +233,7 @@ class AxisOps:
             plan = self.plan(t, allow_moves)
             if plan is None:
                 continue
-            moved = [u for u, n, path in plan.units if path and not self.move(u, path, engage=True)]
+            moved = [u for u, n, path in plan.units if path and not self.move(u, path)]
             if moved:  # a planned move the rules refused: attack with what got there, if the odds still hold
                 plan = Plan(t, [c for c in plan.units if c[0] not in moved])
                 if not plan.units:
@@ -266,7 +266,7 @@ class AxisOps:
             self.costs[key] = self.mv.affordable(None, u, cost, path, self.ezoc, quiet=True) == "ok"
         return self.costs[key]
 
-    def move(self, u: Any, path: list[int], engage: bool = False) -> bool:
+    def move(self, u: Any, path: list[int]) -> bool:
         """Make the move if the rules accept it and it costs the unit neither Dispersal nor facing (XI.A.5, XI.C)."""
         from ...rulesets.coatney.orders import Move
 
