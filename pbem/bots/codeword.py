@@ -101,6 +101,10 @@ def _distances(sit: Situation, side: str, goals: list[str]) -> dict[str, int]:
 
 
 def movement_orders(state: GameState, side: str, seed: str | None, mood: str | None = None) -> list[dict[str, Any]]:
+    """The Movement Phase: Soviet reserves forward, then units toward the areas the plan still wants, within the
+    Actions not kept for the Terminal Phase and the Borderland entries the temperament allows (2.9). The game's bot
+    moves the units worth most there first, by Strategic Redeployment (4.4) where a march would fall short; the
+    scripted test player (`mood` given) only marches, nearest first."""
     sit = _sit(state, side, seed)
     scripted = mood is not None
     mood = mood or temper(state, side)
@@ -126,26 +130,87 @@ def movement_orders(state: GameState, side: str, seed: str | None, mood: str | N
                                                                               and u.location in plan)),
                     key=lambda u: (dist[u.location], u.type != "armor", u.id))
     allowed = int(sit.level()["alert"]) + ALERT_MARGIN[mood]
-    if not scripted and sit.crisis == 1 and lead(state, side, seed, _strategy(sit, side)) > 2:
+    escape = not scripted and sit.crisis == 1 and lead(state, side, seed, _strategy(sit, side)) > 2
+    if escape:
         allowed = 99  # ahead at Friendly Relations: an Alert Check (2.9) is the way out of a Summary Victory
+        budget = max(budget, sit.rec(side)["actions"] - 1)  # enough moves to pass the Alert number
     entering = 0
+    if scripted:
+        for u in movers:
+            path = _walk(sit, side, u, dist)
+            if not path:
+                continue
+            enters = path[-1] in borderland and u.location not in borderland
+            if enters and entering >= allowed:
+                continue  # 2.9: more would call for an Alert Check this temperament does not want
+            entering += enters
+            out.append({"move": u.id, "path": path})
+        return _keep(sit, side, out, budget, movement.problem, movement.apply)
+    if sit.crisis <= 2 and state.turn >= sit.data.last_turn - 1 and lead(state, side, seed, _strategy(sit, side)) > 0:
+        allowed = 99  # ahead in the last turns: an Alert Check (2.9) keeps the crisis off Friendly Relations (8.0)
+    kept = _keep(sit, side, out, budget, movement.problem, movement.apply)
+    start = sit.rec(side)["actions"] + sum(movement.COST[movement.kind_of(o)][0] for o in kept)
+    need = {a: 2 * w - have.get(a, 0) for a, w in plan.items()}
+    worth = unit_worth(sit, side)
+    movers.sort(key=lambda u: (u.location in borderland, -worth.get(u.type, 0), dist[u.location], u.id))
     for u in movers:
-        path, here = [], u.location
-        for _ in range(sit.data.moves(u.type)):
-            nxt = min((b for b in sit.data.links(here) if b in dist and dist[b] < dist[here]), default=None,
-                      key=lambda b: (dist[b], b))
-            if nxt is None or sit.occupied_by(nxt, other(side)):
-                break
-            path.append(nxt)
-            here = nxt
-        if not path:
+        if start - sit.rec(side)["actions"] + 1 > budget:
+            break
+        order = _order_for(sit, side, u, dist, sorted(need, key=lambda a: (-need[a], -plan[a], a)))
+        if order is None or movement.problem(sit, side, order) is not None:
             continue
-        enters = path[-1] in borderland and u.location not in borderland
+        to = order.get("to") or order["path"][-1]
+        enters = to in borderland and u.location not in borderland
         if enters and entering >= allowed:
             continue  # 2.9: more would call for an Alert Check this temperament does not want
         entering += enters
-        out.append({"move": u.id, "path": path})
-    return _keep(sit, side, out, budget, movement.problem, movement.apply)
+        if to in need:
+            need[to] -= 1
+        movement.apply(sit, side, order)
+        kept.append(order)
+    return kept
+
+
+def _order_for(sit: Situation, side: str, u: Any, dist: dict[str, int], wanted: list[str]) -> dict[str, Any] | None:
+    """A march when it ends where the plan wants the unit, else a Strategic Redeployment (4.4: one Action and one
+    BRP) to the first wanted area it may reach, else the march that brings it nearer."""
+    path = _walk(sit, side, u, dist)
+    if path and dist[path[-1]] == 0:
+        return {"move": u.id, "path": path}
+    for goal in wanted:
+        trial = {"redeploy": u.id, "to": goal}
+        if movement.problem(sit, side, trial) is None:
+            return trial
+    return {"move": u.id, "path": path} if path else None
+
+
+def _walk(sit: Situation, side: str, u: Any, dist: dict[str, int]) -> list[str]:
+    """The unit's land move (4.1) down the distance field toward the areas its plan wants, stopping at the enemy."""
+    path, here = [], u.location
+    for _ in range(sit.data.moves(u.type)):
+        nxt = min((b for b in sit.data.links(here) if b in dist and dist[b] < dist[here]), default=None,
+                  key=lambda b: (dist[b], b))
+        if nxt is None or sit.occupied_by(nxt, other(side)):
+            break
+        path.append(nxt)
+        here = nxt
+    return path
+
+
+def unit_worth(sit: Situation, side: str, strategy: str | None = None) -> dict[str, float]:
+    """VPs a unit kind (plain or "+") is worth in the Borderlands (8.2) under this side's strategy, averaged over
+    the strategies the opponent may have chosen (his is secret, 7.2)."""
+    s = sit.data.strategies
+    mine = strategy or _strategy(sit, side)
+    if mine is None:
+        return {}
+    theirs = list(s[other(side)])
+    out: dict[str, float] = {}
+    for opp in theirs:
+        letter = s["comparison"][mine][opp] if side == GERMAN else s["comparison"][opp][mine]
+        for kind, v in s["values"][letter][side].items():
+            out[kind] = out.get(kind, 0.0) + float(v) / len(theirs)
+    return out
 
 
 def _keep(sit: Situation, side: str, orders: list[dict], budget: int, check: Any, apply: Any) -> list[dict]:
@@ -188,18 +253,27 @@ def crisis_goal(sit: Situation, side: str, mood: str, ahead: float) -> int:
     return GOAL[mood]
 
 
-def card_value(sit: Situation, side: str, cid: str, mood: str, goal: int | None = None) -> float:
+def card_value(sit: Situation, side: str, cid: str, mood: str, goal: int | None = None, careful: bool = False,
+               at: int | None = None) -> float:
     """What playing a card is worth to this player: Game Points, Actions, BRPs, investment, technology, units
-    moved where they score, and the crisis moved toward (or away from) the level he steers for."""
+    moved where they score, and the crisis moved toward (or away from) the level he steers for; `careful` (the
+    game's bot, not the scripted test player): once there, a move either way is away from it, Friendly Relations (a
+    Summary Victory, 8.0) is worst when he steers above it, and a Technology Level card waits for the ten invested
+    points it needs (5.1); `at`: the Crisis Level the cards he plays before this one will have left."""
     card = sit.data.card(cid)
     if conditions_unmet(sit, card.get("when") or {}):
         return -99.0
-    toward = 1 if sit.crisis < (GOAL[mood] if goal is None else goal) else -1
+    target = GOAL[mood] if goal is None else goal
+    toward = 1 if sit.crisis < target else -1
     value = 0.0
     for e in card["effects"]:
         op, n = e["op"], int(e.get("n", 0) or 0)
         mine = e.get("whose", "self") == "self"
-        if op == "crisis":
+        if op == "crisis" and careful:
+            now = sit.crisis if at is None else at
+            after = min(sit.data.top, max(1, now + n))
+            value += 2.0 * (abs(now - target) - abs(after - target)) - (6.0 if after == 1 < target else 0.0)
+        elif op == "crisis":
             value += 2.0 * n * toward
         elif op == "vp":
             value += 3.0 * n if mine else -3.0 * n
@@ -207,6 +281,8 @@ def card_value(sit: Situation, side: str, cid: str, mood: str, goal: int | None 
             value += n if mine else -n
         elif op == "brp":
             value += 0.3 * n if mine else -0.3 * n
+        elif op == "tech_level" and careful and int(sit.rec(side)["investment"]) < 8:
+            value -= 0.5
         elif op in ("investment", "tech_level", "cost", "add_unit"):
             value += 2.0
         elif op == "relocate" and mine:
@@ -227,13 +303,29 @@ def terminal_orders(state: GameState, side: str, seed: str | None, mood: str | N
     mood = mood or temper(state, side)
     strategy = _strategy(sit, side)
     plan = _plan(side, strategy)
-    goal = GOAL[mood] if scripted else crisis_goal(sit, side, mood, lead(state, side, seed, strategy))
+    ahead = 0.0 if scripted else lead(state, side, seed, strategy)
+    goal = GOAL[mood] if scripted else crisis_goal(sit, side, mood, ahead)
+    if not scripted and ahead > 0 and state.turn >= sit.data.last_turn - 2:
+        goal = max(goal, 3)  # ahead near the end: one step of margin over a Summary Victory (8.0)
+    last = not scripted and state.turn >= sit.data.last_turn  # 6.1: a card played now would never be revealed
     c = sit.x["cards"][side]
-    values = {t: card_value(sit, side, sit.keys.peek(side, t), mood, goal) for t in c["hand"]}
-    plays = [{"play": t} for t in sorted(c["hand"], key=lambda t: (-values[t], t)) if values[t] > 0]
+    values = {t: card_value(sit, side, sit.keys.peek(side, t), mood, goal, careful=not scripted) for t in c["hand"]}
+    plays = [{"play": t} for t in sorted(c["hand"], key=lambda t: (-values[t], t)) if values[t] > 0 and not last]
+    if not scripted:  # one after another: the crisis each leaves is where the next one starts (2.2)
+        plays, at = [], sit.crisis
+        for t in sorted(c["hand"], key=lambda t: (-values[t], t)):
+            cid = sit.keys.peek(side, t)
+            if last or card_value(sit, side, cid, mood, goal, careful=True, at=at) <= 0:
+                continue
+            plays.append({"play": t})
+            at = min(sit.data.top, max(1, at + sum(int(e.get("n", 0) or 0) for e in sit.data.card(cid)["effects"]
+                                                   if e["op"] == "crisis")))
     off_goal = sit.crisis != goal and not any(
         e["op"] == "crisis" for p in plays for e in sit.data.card(sit.keys.peek(side, p["play"]))["effects"])
     draws = min(len(c["deck"]), 2 if (mood == "eager" or off_goal) else 1) if c["deck"] and len(c["hand"]) < 5 else 0
+    if not scripted and off_goal and c["deck"] and not last:
+        draws = max(draws, min(len(c["deck"]), 2))  # no hand limit (6.1): a player off his goal looks for a card
+    draws = 0 if last else draws
     cards = plays + ([{"draw": draws}] if draws else [])
     budget = sit.rec(side)["actions"] - len(plays) - draws
     wish: list[dict[str, Any]] = []
@@ -251,11 +343,16 @@ def terminal_orders(state: GameState, side: str, seed: str | None, mood: str | N
     for u in sit.pool(side):
         if u.type != "fortified":
             empty = [a for a in home if not sit.at(a, side) and a != "East Prussia"]
-            wish.append({"mobilize": u.id, "at": (empty or near)[0]})
+            at = (empty or near)[0]
+            if not last or sit.data.borderland(at):  # 8.1: on the last turn only a unit placed where it counts
+                wish.append({"mobilize": u.id, "at": at})
     counted = {a for a in sit.data.areas() if sit.data.borderland(a)} | set(plan)
     keep_brp = 5 if state.turn >= sit.data.last_turn - 1 else 0
+    worth = {} if scripted else unit_worth(sit, side, strategy)
     for u in sorted(sit.on_board(side), key=lambda u: (u.type != "armor", u.id)):
         if u.location in counted and not u.flags.get("upgraded") and u.type != "fortified" and not u.flags.get("moved"):
+            if not scripted and not _upgrade_pays(sit, side, u, worth):
+                continue
             if sit.rec(side)["brp"] > keep_brp:
                 wish.append({"upgrade": u.id})
     kept: list[dict] = []
@@ -271,6 +368,15 @@ def terminal_orders(state: GameState, side: str, seed: str | None, mood: str | N
             kept.append(o)
             spent += 0 if is_card else 1
     return kept
+
+
+def _upgrade_pays(sit: Situation, side: str, u: Any, worth: Mapping[str, float]) -> bool:
+    """Whether the VPs an upgrade adds (8.2) beat the VPs its BRPs would be worth if kept (8.4: 5 BRPs a VP)."""
+    base = sit.level().get("upgrade")
+    if base is None:
+        return False
+    cost = int(base) * (2 if sit.data.doubled(u.type) else 1) + (0 if sit.data.home(u.location) == side else 1)
+    return 5 * (worth.get(u.type + "+", 0.0) - worth.get(u.type, 0.0)) > cost
 
 
 def setup_orders(state: GameState, side: str) -> list[dict]:

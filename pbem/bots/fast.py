@@ -1,15 +1,19 @@
 """The Barbarossa Fast bots. The Russian is the rulebook's solitaire Russian (`barbarossa_fast/solitaire.py`);
-the German plays for the victory cities:
+the German plays for the victory points (General Rules: the cities he holds at the end, a cut-off Leningrad 1):
 
-- each army group drives along the shortest links toward the nearest victory city it does not hold;
-- in the movement step it decides which Russian positions to attack (those on the way to a city first, then
-  cities themselves, then any it can take), keeps their attackers in place (a unit that moves a bonus link may not
-  attack, OPERATIONAL MOVEMENT), sends each army group's luftflotte over its main target for recon and the
-  extra hit (PRELIMINARY AIR BATTLE), and moves every other unit a bonus link toward the front;
-- in the attack step it throws at each target enough hits to take it by the rules' own arithmetic (GROUND
-  COMBAT RESOLUTION: the position absorbs one, a fortress more unless an army attacks, each defender one more
-  than its factor, unknown Russians counted as 1s), at most one army and three panzerkorps a link, panzerkorps
-  from two links back through friendly positions, and carries a Blitzkrieg on toward the city in good weather.
+- every Russian position he can attack this turn is worth (`_worth`) a victory city's points, what its capture adds
+  to a ring round the Russian cities (next to a city; cutting a city and its units off from the map edge, by the
+  rules' own supply trace: a cut-off city feeds 2 units and gets no replacements, the rest are Disrupted and then
+  eliminated, SUPPLY and CONTROL) and the way forward to his sector's nearest city;
+- he attacks the most valuable first, counting the captures already planned (so a ring closes), each with every
+  free unit that can reach it down any of its links (at most one army and three panzerkorps a link, panzerkorps
+  two links back), when the ruleset's own battle says they take it (face-down Russians as Strong, or as Weak for
+  a stack of 3 or fewer: a failure only costs Disruption), and carries a Blitzkrieg on to the most valuable
+  position beyond; each army group's luftflotte flies over its most valuable attack in range;
+- every other unit moves its bonus link (or stays) toward the attack spot it serves best next turn: the worth of
+  the best target next to the spot, less 10 a link to go and 20 outside its army group's sector, with room for one
+  army and three panzerkorps a spot, plus what walking in adds to the ring; the units already by a spot claim it
+  first, and the last unit on a ring position stays (a city cut off stays cut off).
 """
 from __future__ import annotations
 
@@ -19,7 +23,7 @@ from typing import Any, Mapping
 from ..core import game
 from ..core.frozen import thaw
 from ..core.hidden import Keyring
-from ..core.state import GameState
+from ..core.state import GameState, Unit
 from ..rulesets.barbarossa_fast.data import ARMY, GERMAN, LUFTFLOTTE, PANZER, SECTOR_OF_GROUP, SOVIET, load
 from ..rulesets.barbarossa_fast.german import good_weather, panzer_reach
 from ..rulesets.barbarossa_fast.situation import Situation
@@ -93,15 +97,81 @@ def _sector(sit: Situation, u: Any) -> str:
     return SECTOR_OF_GROUP.get(u.flags.get("group") or sit.data.german_unit(u.id)["group"], "center")
 
 
-def _value(sit: Situation, target: str, goals: dict[str, int]) -> float:
-    here = goals.get(target, 9)
-    return 10 * sit.data.vp(target) + 3 * max(0, 6 - here) + len(sit.at(target, SOVIET))
+# --- what a position is worth to the Germans ---------------------------------------------------------------
+def _russian_cities(sit: Situation) -> list[str]:
+    return sorted(c for c in sit.data.cities if sit.owner(c) != GERMAN)
+
+
+def _edge_reach(sit: Situation, extra: frozenset[str]) -> frozenset[str]:
+    """The positions that trace to the Russian map edge (the rules' own trace, `Situation.from_edge`) were German
+    units standing on `extra` as well: what a ring of captures cuts off (SUPPLY and CONTROL)."""
+    memo = sit.__dict__.setdefault("_bot_reach", {})
+    if extra not in memo:
+        scratch = Situation(sit.state, sit.data, None, "plan")
+        for i, place in enumerate(sorted(extra)):
+            scratch.units[f"_plan{i}"] = Unit(f"_plan{i}", GERMAN, PANZER, place)
+        memo[extra] = frozenset(scratch.from_edge())
+    return memo[extra]
+
+
+def _worth(sit: Situation, t: str, held: frozenset[str], fields: dict[str, dict[str, int]]) -> float:
+    """What taking t is worth: a victory city's points (General Rules), the Russian cities and units its capture
+    cuts off from the map edge (a cut-off Leningrad counts 1, a cut-off city feeds only 2 units and gets no
+    replacements, RUSSIAN REPLACEMENTS; units out of supply are Disrupted, then eliminated, SUPPLY and CONTROL),
+    a ring position next to a city, and the way forward to the nearest city of t's sector."""
+    value = 30.0 * sit.data.vp(t) if sit.owner(t) != GERMAN else 0.0
+    here = (fields.get(sit.data.sector(t) or "center") or {}).get(t, 9)
+    return value + _ring(sit, t, held) + 3 * max(0, 6 - here) + len(sit.at(t, SOVIET))
+
+
+def _ring(sit: Situation, t: str, held: frozenset[str]) -> float:
+    """What German units standing on t add to the ring around the Russian cities: a place next to a city, and
+    the cities and units it cuts off from the map edge (with the positions in `held`)."""
+    value = 0.0
+    before, after = _edge_reach(sit, held), _edge_reach(sit, held | {t})
+    for c in _russian_cities(sit):
+        if c == t:
+            continue
+        if sit.data.linked(t, c):
+            value += 4 * sit.data.vp(c)
+        if c in before and c not in after:
+            value += 15 * sit.data.vp(c)
+    return value + 2 * sum(1 for u in sit.on_map(SOVIET) if u.location != t and u.location in before
+                           and u.location not in after)
+
+
+def _stand(sit: Situation, place: str) -> float:
+    """What the German units on `place` hold there for the ring (`_ring`): the Russian cities next to it, and the
+    cities and units that would trace to the map edge again were it left empty."""
+    now = sit.from_edge()
+    opened = sit._reach(sit.edge_sources(), GERMAN, clear=place)
+    value = 0.0
+    for c in _russian_cities(sit):
+        if sit.data.linked(place, c):
+            value += 4 * sit.data.vp(c)
+        if c not in now and c in opened:
+            value += 15 * sit.data.vp(c)
+    return value + 2 * sum(1 for u in sit.on_map(SOVIET) if u.location not in now and u.location in opened)
+
+
+def _holding(sit: Situation) -> set[str]:
+    """Positions whose German units keep a Russian city cut off from the map edge: one unit stays on each."""
+    cut = [c for c in _russian_cities(sit) if c not in sit.from_edge()]
+    out = set()
+    for place in sorted({u.location for u in sit.on_map(GERMAN)}):
+        if sit.data.kind(place) == "german-base":
+            continue
+        opened = sit._reach(sit.edge_sources(), GERMAN, clear=place)
+        if any(c in opened for c in cut):
+            out.add(place)
+    return out
+
+
+BIG_STACK = 6  # defenders beyond which an attack is weighed only when it kills them all whatever they do
+GAMBLE = 3  # the most face-down defenders an attack is risked on in the hope that they are Weak
 
 
 # --- the plan of attacks (both steps) ------------------------------------------------------------------------
-GROUPS = ("AGN", "AGC", "AGS")
-
-
 def _group(sit: Situation, u: Any) -> str:
     return u.flags.get("group") or sit.data.german_unit(u.id)["group"]
 
@@ -118,37 +188,35 @@ def _frontier(sit: Situation, units: list) -> list[str]:
 
 
 def _plan(sit: Situation) -> list[dict]:
-    """Each army group's spearhead first: the enemy position nearest its objective city, attacked with every
-    unit that can reach it; then any other position the units left can take. Each attack: target, attackers
-    and the links they come down, the group's distance field (for the Blitzkrieg)."""
+    """The attacks of the turn, the most valuable first (`_worth`, counting the captures already planned, so
+    that a ring closes): each with every free unit that can reach it if they take it by the rules' own battle.
+    Each attack: target, attackers and the links they come down, its worth."""
+    memo = sit.__dict__.get("_bot_plan")
+    if memo is not None:
+        return memo
     fields = _goals(sit)
     bad_weather = not good_weather(sit)
     free = {u.id: u for u in _mine(sit) if not u.flags.get("moved")}
     plans: list[dict] = []
-    for group in GROUPS:
-        sector = SECTOR_OF_GROUP[group]
-        field = fields.get(sector) or {}
-        units = [u for u in free.values() if _group(sit, u) == group]
-        armies = [u for u in units if u.type == ARMY]  # the spearhead is where the armies are: they take
-        targets = sorted(_frontier(sit, armies) or _frontier(sit, units),  # fortresses and advance with the attack
-                         key=lambda t: (field.get(t, 99), -sit.data.vp(t), t))
-        for t in [x for x in targets if not any(p["target"] == x for p in plans)][:1]:
-            p = _attack(sit, t, free, bad_weather, field, spearhead=True)
+    held: frozenset[str] = frozenset()
+    left = set(_frontier(sit, list(free.values())))
+    while left:
+        ranked = sorted(left, key=lambda t: (-_worth(sit, t, held, fields), t))
+        for t in ranked:
+            left.discard(t)
+            p = _attack(sit, t, free, bad_weather, fields, _worth(sit, t, held, fields))
             if p is not None:
                 plans.append(p)
-    for t in sorted(_frontier(sit, list(free.values())), key=lambda t: (-_value(sit, t, fields[sit.data.sector(t) or "center"]), t)):
-        if any(p["target"] == t for p in plans):
-            continue
-        p = _attack(sit, t, free, bad_weather, fields[sit.data.sector(t) or "center"], spearhead=False)
-        if p is not None:
-            plans.append(p)
+                held = held | {t}
+                break
+    sit.__dict__["_bot_plan"] = plans
     return plans
 
 
-def _attack(sit: Situation, t: str, free: dict, bad_weather: bool, field: dict[str, int], spearhead: bool) -> dict | None:
+def _attack(sit: Situation, t: str, free: dict, bad_weather: bool, fields: dict, worth: float) -> dict | None:
     """The free units that can attack t (at most one army and three panzerkorps a link, GROUND COMBAT), if
-    they take it by the rules' own battle (`takes`); then without the panzerkorps it does not need. They are
-    taken from `free`."""
+    they take it by the rules' own battle (`takes`); when they surely do, without the panzerkorps it does not
+    need. They are taken from `free`."""
     reach = panzer_reach(sit)
     group: dict[str, str] = {}
     per_link: dict[str, list] = {}
@@ -168,31 +236,45 @@ def _attack(sit: Situation, t: str, free: dict, bad_weather: bool, field: dict[s
         link.append(u)
         group[u.id] = start
     # a failed German attack costs little (Disrupted units recover at the end of the step, GAME-TURN SEQUENCE 5):
-    # where the spearhead or a city is at stake it goes in if the face-down defenders may be Weak
-    sure = takes(sit, t, group)
-    if not group or not (sure or takes(sit, t, group, assume="weak")):
+    # it goes in with everything if the face-down defenders may be Weak
+    sure = bool(group) and takes(sit, t, group)
+    gamble = len(sit.at(t, SOVIET)) <= GAMBLE  # a big garrison is not all Weak (the cities get Strong units first)
+    if not group or not (sure or (gamble and takes(sit, t, group, assume="weak"))):
         return None
-    for uid in sorted(group, key=lambda x: (sit.units[x].type != PANZER, x)):
-        if sit.units[uid].type == PANZER and len(group) > 1:
-            trial = {k: v for k, v in group.items() if k != uid}
-            if takes(sit, t, trial, assume="strong" if sure else "weak"):
-                group = trial
+    if sure and len(sit.at(t, SOVIET)) <= GAMBLE:  # (the battle of a big stack is costly to weigh again and again)
+        for uid in sorted(group, key=lambda x: (sit.units[x].type != PANZER, x)):
+            if sit.units[uid].type == PANZER and len(group) > 1:
+                trial = {k: v for k, v in group.items() if k != uid}
+                if takes(sit, t, trial):
+                    group = trial
     for uid in group:
         free.pop(uid)
-    return {"target": t, "with": group, "field": field}
+    return {"target": t, "with": group, "worth": worth, "fields": fields}
 
 
-def _hopeless(sit: Situation, target: str, jump: dict[str, str]) -> bool:
+def _hopeless(sit: Situation, target: str, jump: dict[str, str], assume: str) -> bool:
     """A quick bound before the battle is fought out (which weighs every spread of hits and grows fast with the
-    defenders): fewer hits than one per defender plus one for the position cannot move every defender off."""
+    defenders and hits): the defender keeps the position while he can put every hit on all his units but one
+    without going past their kill points (GROUND COMBAT RESOLUTION), so taking it needs more hits than the
+    position absorbs plus those kill points; counted with every bonus the attack might get (air, cut off, out of
+    supply)."""
+    from ..rulesets.barbarossa_fast.battle import BIG_CITIES
     from ..rulesets.barbarossa_fast.data import FACTOR
 
     per_link: dict[str, int] = {}
     for uid, start in jump.items():
         per_link[start] = per_link.get(start, 0) + FACTOR.get(sit.units[uid].type, 0)
     bad = 0 if good_weather(sit) else 1
-    hits = sum(max(0, h - bad) for h in per_link.values()) + 1  # an air bonus may add one
-    return hits < 1 + len(sit.at(target, SOVIET))
+    hits = sum(max(0, h - bad) for h in per_link.values()) + 2  # air, and a position cut off from its edge
+    pocket = target not in sit.from_edge()  # its defenders out of supply: each dies to one hit less
+    kills = [max(1, FACTOR.get(assume if u.type == "unknown" else u.type, 0) + 1 - (sit.disrupted(u) or pocket))
+             for u in sit.at(target, SOVIET)]
+    absorb = 1
+    if sit.fortress_intact(target):
+        absorb = (3 if target in BIG_CITIES else 2) - any(sit.units[u].type == ARMY for u in jump)
+    if len(kills) > BIG_STACK:  # weighing every spread of a big stack's hits costs seconds: only a sure kill of all
+        return hits - 2 < absorb + sum(kills)
+    return bool(kills) and hits <= absorb + sum(kills) - max(kills)
 
 
 def takes(sit: Situation, target: str, jump: dict[str, str], blitz: bool = False, assume: str = "strong") -> bool:
@@ -203,7 +285,7 @@ def takes(sit: Situation, target: str, jump: dict[str, str], blitz: bool = False
 
     key = (target, tuple(sorted(jump.items())), blitz, assume)
     memo = sit.__dict__.setdefault("_bot_takes", {})
-    if key not in memo and _hopeless(sit, target, jump):
+    if key not in memo and _hopeless(sit, target, jump, assume):
         memo[key] = False
     if key not in memo:
         scratch = Situation(sit.state, sit.data, None, "plan")
@@ -216,6 +298,11 @@ def takes(sit: Situation, target: str, jump: dict[str, str], blitz: bool = False
 
 
 # --- the movement step -------------------------------------------------------------------------------------
+ARMY_ROOM, PANZER_ROOM = 1, 3  # GROUND COMBAT: one army and three panzerkorps down each link
+LINK_COST = 10  # the worth a spot loses for each bonus link (a turn of the seven) still to go
+SECTOR_AWAY = 20  # and for lying outside the unit's army group's sector (its luftflotte flies there)
+
+
 def _movement(sit: Situation) -> list[dict]:
     plans = _plan(sit)
     attacking = {uid for p in plans for uid in p["with"]}
@@ -225,22 +312,107 @@ def _movement(sit: Situation) -> list[dict]:
         flotten = [u for u in sit.units.values() if u.side == GERMAN and u.type == LUFTFLOTTE and u.status == "active"]
         for lf in sorted(flotten, key=lambda u: u.id):  # a luftflotte has no position on the map
             home = _sector(sit, lf)
-            mine = [p for p in plans if (sit.data.sector(p["target"]) or "center") == home and p["target"] not in used]
+            mine = [p for p in plans if (sit.data.sector(p["target"]) or "center") == home and p["target"] not in used
+                    and _air_range(sit, p["target"])]
             if mine:
-                used.add(mine[0]["target"])
-                out.append({"air": lf.id, "target": mine[0]["target"]})
+                best = max(mine, key=lambda p: (p["worth"], p["target"]))
+                used.add(best["target"])
+                out.append({"air": lf.id, "target": best["target"]})
+    return out + _bonus_moves(sit, plans, attacking)
+
+
+def _air_range(sit: Situation, target: str) -> bool:
+    """PRELIMINARY AIR BATTLE: within 2 positions of a German army."""
+    board = sit.data.board
+    return any(0 <= board.distance(board.index(u.location), board.index(target)) <= 2
+               for u in sit.on_map(GERMAN) if u.type == ARMY)
+
+
+def _spots(sit: Situation, plans: list[dict]) -> dict[str, float]:
+    """Where next turn's attacks come from: each open position next to an enemy position near the front, worth
+    what the best enemy position it reaches is worth (the captures planned this turn counted as held)."""
     fields = _goals(sit)
-    front = {n for p in plans for n in sit.data.links(p["target"])}  # where next step's attacks come from
-    for u in _mine(sit):
-        if u.id in attacking or u.flags.get("moved"):
+    held = frozenset(p["target"] for p in plans)
+    near = _distances(sit, sorted({u.location for u in sit.on_map(GERMAN) if u.location}))
+    worth: dict[str, float] = {}
+    for t in sorted(p for p, d in near.items() if d <= 4 and _enemy(sit, p) and p not in held):
+        worth[t] = _worth(sit, t, held, fields)
+    spots: dict[str, float] = {}
+    for t, w in worth.items():
+        for s in sit.data.links(t):
+            if (_open(sit, s) or s in held) and sit.data.kind(s) != "german-base":
+                spots[s] = max(spots.get(s, 0.0), w)
+    return spots
+
+
+def _open_distances(sit: Situation, goal: str, held: frozenset[str]) -> dict[str, int]:
+    """Bonus links from each position to `goal` through positions a bonus link may enter."""
+    dist = {goal: 0}
+    queue = deque([goal])
+    while queue:
+        p = queue.popleft()
+        for n in sorted(sit.data.links(p)):
+            if n not in dist and (_open(sit, n) or n in held):
+                dist[n] = dist[p] + 1
+                queue.append(n)
+    return dist
+
+
+def _bonus_moves(sit: Situation, plans: list[dict], attacking: set[str]) -> list[dict]:
+    """Every unit that does not attack moves a bonus link (or stays) toward the spot it serves best: the worth of
+    the spot, less 6 for each link still to go, less a crowding cost where the spot already has its army (or its
+    three panzerkorps) for the link; a unit keeping a city cut off stays (`_holding`)."""
+    held = frozenset(p["target"] for p in plans)
+    spots = _spots(sit, plans)
+    dists = {s: _open_distances(sit, s, held) for s in sorted(spots)}
+    load: dict[tuple[str, str], int] = {}
+    keep = _holding(sit)
+    kept: set[str] = set()
+    standing = held  # where German units will stand besides where they stand now
+    out = []
+    staying: dict[str, int] = {}
+    for x in _mine(sit):
+        if x.id not in attacking:
+            staying[x.location] = staying.get(x.location, 0) + 1
+
+    def nearest(u: Any) -> int:  # the units already on or by a spot claim it first
+        return min((d[u.location] for d in dists.values() if u.location in d), default=99)
+
+    movers = sorted((u for u in _mine(sit) if u.id not in attacking and not u.flags.get("moved")),
+                    key=lambda u: (nearest(u), u.type != ARMY, u.id))
+    for u in movers:
+        if u.location in keep and u.location not in kept:
+            kept.add(u.location)
             continue
-        field = fields.get(_sector(sit, u)) or {}
-        here = field.get(u.location, 99)
-        contact = any(_enemy(sit, n) for n in sit.data.links(u.location))
-        options = [n for n in sorted(sit.data.links(u.location)) if _open(sit, n)
-                   and (field.get(n, 99) < here or (contact and n in front and field.get(n, 99) <= here))]
-        if options:  # forward, or along the front to where the attacks are
-            out.append({"bonus": u.id, "to": min(options, key=lambda n: (field.get(n, 99), n not in front, n))})
+        room = ARMY_ROOM if u.type == ARMY else PANZER_ROOM
+        leave = _stand(sit, u.location) if staying[u.location] == 1 else 0.0  # the last one out opens the ring
+        home = _sector(sit, u)
+        options = [u.location] + [n for n in sorted(sit.data.links(u.location)) if _open(sit, n)
+                                  and sit.data.kind(n) != "offboard"]
+        best: tuple | None = None
+        for o in options:
+            gain = _ring(sit, o, standing) if o != u.location and o not in standing else 0.0  # walking into the ring
+            for s, w in spots.items():
+                d = dists[s].get(o)
+                if d is None:
+                    continue
+                n = load.get((s, u.type), 0)
+                away = SECTOR_AWAY if (sit.data.sector(s) or "center") != home else 0
+                score = gain + w - LINK_COST * d - away - 40 * max(0, n + 1 - room) - (leave if o != u.location else 0)
+                key = (score, o == u.location, o, s)
+                if best is None or key > best:
+                    best = key
+            key = (gain, False, o, o)
+            if gain > 0 and (best is None or key > best):
+                best = key
+        if best is None:
+            continue
+        _, _, o, s = best
+        load[(s, u.type)] = load.get((s, u.type), 0) + 1
+        if o != u.location:
+            out.append({"bonus": u.id, "to": o})
+            standing = standing | {o}
+            staying[u.location] -= 1
     return out
 
 
@@ -248,18 +420,27 @@ def _movement(sit: Situation) -> list[dict]:
 def _attacks(sit: Situation) -> list[dict]:
     out = []
     blitz = good_weather(sit)
-    for p in _plan(sit):
+    plans = _plan(sit)
+    held = frozenset(p["target"] for p in plans)
+    keep = _holding(sit)
+    staying = {loc: [u.id for u in sit.on_map(GERMAN) if u.location == loc] for loc in keep}
+    for p in plans:
         t, group = p["target"], p["with"]
         item: dict[str, Any] = {"attack": t, "with": sorted(group)}
         via = {uid: start for uid, start in group.items() if start != sit.units[uid].location}
         if via:
             item["via"] = dict(sorted(via.items()))
         panzers = sorted(uid for uid in group if sit.units[uid].type == PANZER)
-        field = p["field"]
+        stay = [uid for loc, ids in staying.items() if ids and all(x in group for x in ids)
+                for uid in ids[:1] if uid not in panzers]  # the last unit on a ring position does not advance
+        if stay and len(group) > len(stay):
+            item["advance"] = sorted(uid for uid in group if uid not in stay)
         if blitz and panzers:
-            onward = [n for n in sorted(sit.data.links(t)) if _enemy(sit, n) and field.get(n, 99) < field.get(t, 99)
+            onward = [n for n in sorted(sit.data.links(t)) if _enemy(sit, n) and n not in held
+                      and len(sit.at(n, SOVIET)) <= GAMBLE
                       and takes(sit, n, {x: t for x in panzers}, blitz=True, assume="weak")]  # where it may take
             if onward:
-                item["blitz"] = {"to": min(onward, key=lambda n: (field.get(n, 99), n)), "with": panzers}
+                best = max(onward, key=lambda n: (_worth(sit, n, held | {t}, p["fields"]), n))
+                item["blitz"] = {"to": best, "with": panzers}
         out.append(item)
     return out

@@ -47,3 +47,67 @@ def test_every_german_attack_takes_its_position_by_the_rulesets_battle():
         for uid, start in jump.items():
             per_link.setdefault(start, []).append(state.unit(uid).type)
         assert all(t.count("army") <= 1 and t.count("panzerkorps") <= 3 for t in per_link.values())
+
+
+def _placed(state, german: dict[str, str], russian: dict[str, int]):
+    """The state with these German units moved to these positions and exactly that many Russian units on each
+    named position (none where a German unit is put): its surplus goes to Moscow, a shortfall comes from Moscow's units. Other Russians stay."""
+    from dataclasses import replace
+
+    reds = sorted((u for u in state.units if u.side == "soviet" and u.status == "active" and u.location),
+                  key=lambda u: u.id)
+    where = {u.id: u.location for u in reds}
+    for place, n in sorted({**{p: 0 for p in german.values()}, **russian}.items()):
+        here = [uid for uid in where if where[uid] == place]
+        for uid in here[n:]:
+            where[uid] = "Moscow"
+        spare = [uid for uid in where if where[uid] == "Moscow"]
+        for uid in spare[:max(0, n - len(here))]:
+            where[uid] = place
+    units = tuple(replace(u, location=german[u.id], status="active") if u.id in german
+                  else replace(u, location=where[u.id]) if u.id in where else u for u in state.units)
+    return replace(state, units=units)
+
+
+def _sit(state) -> Situation:
+    return Situation(state, load(game.scenario_of(state)), Keyring(thaw(state.hidden), state.game), "t")
+
+
+def test_the_german_closes_the_ring_around_a_crowded_city():
+    """Kiev holds six Russians and three of its four neighbours hold German armies: the panzerkorps by the fourth
+    (Poltava, empty) walks in, which cuts Kiev off from the map edge (SUPPLY and CONTROL: the city then feeds two
+    units and the rest are Disrupted, then eliminated), rather than throwing itself at the city."""
+    state = _placed(_to("german-movement", 2), {"ge-6a": "Gomel", "ge-17a": "Zhitomir", "ge-11a": "Uman",
+                                               "ge-3pz": "Dnepropetrovsk"}, {"Perekop": 2})
+    assert len(_sit(state).at("Kiev", "soviet")) >= 6
+    sit = _sit(state)
+    assert "Kiev" in sit.from_edge()
+    assert fast._ring(sit, "Poltava", frozenset()) > fast._ring(sit, "Stalino", frozenset())
+    items = fast.orders(state, "german", None)
+    assert violations(state, "german", items) == []
+    assert {"bonus": "ge-3pz", "to": "Poltava"} in items
+    assert not any(o.get("attack") == "Kiev" for o in fast._plan(_sit(state)))  # six defenders: not by storm
+
+
+def test_the_german_attacks_a_city_down_several_links_at_once():
+    """Smolensk with two Russians and German armies on two of its links: one attack comes down both links (at most
+    one army a link, GROUND COMBAT) with enough hits to take it by the ruleset's own battle, the city first."""
+    state = _placed(_to("german-movement", 2), {"ge-4a": "Minsk", "ge-9a": "Vitebsk", "ge-24pz": "Minsk",
+                                               "ge-46pz": "Vitebsk"}, {"Smolensk": 2})
+    plans = fast._plan(_sit(state))
+    assert plans and plans[0]["target"] == "Smolensk"
+    links = set(plans[0]["with"].values())
+    assert links == {"Minsk", "Vitebsk"}
+    assert fast.takes(_sit(state), "Smolensk", plans[0]["with"], assume="weak")
+
+
+def test_a_unit_keeping_a_city_cut_off_stays():
+    """A German unit whose position is the only one keeping a Russian city cut off from the map edge does not move
+    away in its bonus move (the ring would open and the garrison be fed again)."""
+    state = _placed(_to("german-movement", 2), {"ge-6a": "Gomel", "ge-17a": "Zhitomir", "ge-11a": "Uman",
+                                               "ge-3pz": "Poltava"}, {})
+    sit = _sit(state)
+    assert "Kiev" not in sit.from_edge()
+    assert {"Gomel", "Zhitomir", "Uman", "Poltava"} <= fast._holding(sit)
+    moved = {o["bonus"] for o in fast.orders(state, "german", None) if "bonus" in o}
+    assert not {"ge-6a", "ge-17a", "ge-11a", "ge-3pz"} & moved

@@ -10,6 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ...rulesets.spi_barbarossa.position import PUnit
+from . import offense
 from .attacks import Ends, attack_order, plan_attacks
 from .moves import best_destination, cities, enter, move_order, vp
 from .view import View
@@ -24,6 +25,8 @@ OFFENSIVE_FROM = "1943-07"
 
 
 def plan(view: View, level: str) -> list[dict]:
+    if offense.attacking(view):
+        return offense.plan(view, level)
     ends = Ends(view)
     orders: list[dict] = []
     moved: set[str] = set()

@@ -1,0 +1,83 @@
+"""The SPI Soviet offensive (pbem/bots/spi/offense.py, issue 18): from July 1943 the Soviet masses stacks next to
+German hexes where a supply unit's three hexes reach (SUPPLY (G)), counting the hexes the attackers will stand in as
+open to the supply line (ZOC (F), SUPPLY (I)), attacks at 2-1 or better by the ruleset's own odds and drives on the
+Axis-held cities; before July 1943 the defensive player is unchanged."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from pbem import selfplay
+from pbem.board.bits import has, places_of
+from pbem.bots import spi
+from pbem.bots.spi import offense
+from pbem.bots.spi.view import View
+from pbem.core import game
+from pbem.core.frozen import freeze, thaw
+from pbem.core.orders import OrdersFile
+from pbem.rulesets.spi_barbarossa.supply import attack_supply_bits
+
+
+def _ratio(odds: str) -> Fraction:
+    a, d = odds.split("-")
+    return Fraction(int(a), int(d))
+
+
+@pytest.fixture(scope="module")
+def berlin():
+    """The Berlin Game after the Axis bot's first player-turn: the Soviet's first movement phase, his orders and
+    the state after them, then the state after his second movement phase."""
+    state = game.new_game("spi-barbarossa/berlin-1944", game_id="bots-offense", seed="off", setup="historical")
+    while state.awaiting.side != "soviet":
+        state = selfplay._step(state, lambda side: "2", {})
+    items = spi.orders(state, "soviet", None)
+    after = selfplay._step(state, lambda side: "2", {})
+    end = selfplay._step(after, lambda side: "2", {})
+    return state, items, after, end
+
+
+def test_the_soviet_masses_stacks_next_to_german_hexes_and_attacks_at_two_to_one_or_better(berlin):
+    state, items, after, _ = berlin
+    draft = OrdersFile(state.game, "soviet", state.step, state.hash(), tuple(freeze(x) for x in items),
+                       freeze({"crt": "auto"}))
+    assert game.ruleset_of(state).validate(state, [draft]) == []
+    attacks = [x for x in items if "attack" in x]
+    assert attacks and max(len(a["with"]) for a in attacks) >= 5  # a mass of stacks on one German hex
+    combats = [thaw(e["data"]) for e in after.log["events"] if e["kind"] == "combat"]
+    assert len(combats) == len(attacks)  # each kept: the rules found every attacker in attack supply (SUPPLY (C))
+    assert all(_ratio(c["odds"]) >= offense.LEAST for c in combats)
+
+
+def test_the_attack_area_counts_the_hexes_the_attackers_will_stand_in(berlin):
+    """A vacant hex next to a German unit is in its zone of control and closes the Soviet supply line; with a
+    Soviet unit in it, it does not (ZOC (F), SUPPLY (I)): offense.area adds such hexes, and the rules' own trace
+    agrees once a unit stands there."""
+    state = berlin[0]
+    view = View.of(state, "soviet")
+    found = False
+    for s in view.pos.supply_units("soviet"):
+        rules = attack_supply_bits(view.pos, s)
+        ours = offense.area(view, s)
+        assert rules & ~ours == 0
+        extra = [h for h in places_of(ours & ~rules) if any(view.enemy_at(n) for n in view.board.neighbours(h))]
+        unit = next(u for u in view.mine() if not u.ct.support)
+        for h in extra:
+            with view.standing(unit, h):
+                if has(attack_supply_bits(view.pos, s), h):
+                    found = True
+    assert found
+
+
+def test_the_soviet_retakes_cities_in_his_first_player_turn(berlin):
+    """Control of Cities: the last side to pass a unit through a city holds it."""
+    state, _, _, end = berlin
+    before = {c for c, side in state.control.items() if side == "axis"}
+    after = {c for c, side in end.control.items() if side == "axis"}
+    assert before - after
+
+
+def test_the_1941_and_1942_soviet_stays_the_defender():
+    for scenario in ("spi-barbarossa/barbarossa-1941", "spi-barbarossa/stalingrad-1942"):
+        state = game.new_game(scenario, game_id="bots-offense", seed="off", setup="historical")
+        assert not offense.attacking(View.of(state, "soviet"))
