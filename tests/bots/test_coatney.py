@@ -46,27 +46,95 @@ def test_the_soviet_bot_sets_up_every_order_of_battle_its_letters_can_draw(numbe
     assert (after.extras.get("scenario") or {}).get("oob")  # the letter opened with the counters
 
 
-def test_the_axis_marches_on_the_victory_cities_it_does_not_hold():
-    """IV: the Axis wins with supply lines into enough Soviet victory cities; its units head for the nearest."""
-    from pbem.bots.coatney import _field, _guards
-    from pbem.rulesets.coatney.position import Position
-
-    job = selfplay.Game("russian-portfolio/russian-portfolio-1941", "march")
+def _play_to(scenario: str, seed: str, phase: str, turn: int = 2):
+    """The bots' game of `scenario` up to `phase` of game-turn `turn`: the state and the secrets."""
+    job = selfplay.Game(scenario, seed)
     state, secrets = selfplay.start(job)
-    while not (state.phase == "axis-ops" and state.turn == 2):
+    while not (state.phase == phase and state.turn == turn):
         sides = game.ruleset_of(state).submitters(state)
         files = [orders_file(state, s, secrets.get(s)) for s in sides]
         state = game.adjudicate(state, files, secrets=[secrets[s] for s in secrets if s not in sides]).state
+    return state, secrets
+
+
+def _axis_turn_2_ops():
+    return _play_to("russian-portfolio/russian-portfolio-1941", "march", "axis-ops")
+
+
+def test_the_axis_marches_on_the_victory_cities_it_does_not_hold():
+    """IV: the Axis wins with supply lines into enough Soviet victory cities; a unit that does not move to attack
+    heads for the nearest, and the Reserve Phases follow (no end of turn after the Initial phase, XIII.J)."""
+    from pbem.bots.coatney import _guards
+    from pbem.bots.coatney.axis import objectives
+    from pbem.board.search import reachable
+    from pbem.rulesets.coatney.position import Position
+
+    state, _ = _axis_turn_2_ops()
     items = coatney.orders(state, "axis", None)
     moves = [o for o in items if "move" in o]
-    assert moves and items[-1] == {"end_turn": True}
+    assert moves and {"end_turn": True} not in items
     rs = game.ruleset_of(state)
     pos = Position(rs.data(state), state)
-    field = _field(pos, "axis")
+    field = reachable(pos.board, objectives(pos, "axis"), [1 if pos.land(h) else 0 for h in range(len(pos.board))])
     guards = _guards(pos, "axis")  # Warsaw and Bucharest, when a Soviet unit nears them (IV ¶4)
-    for o in moves:
-        if o["move"] in guards:
-            continue
+    attackers = {u for o in items if "attack" in o for u in o["with"]}
+    marched = [o for o in moves if o["move"] not in guards and o["move"] not in attackers]
+    assert marched
+    for o in marched:
         start = pos.units[o["move"]].loc
         end = pos.board.index(o["path"][-1])
         assert field[end] < field[start]
+
+
+def test_the_axis_masses_on_soviet_stacks_and_attacks_at_good_odds():
+    """XIII.C, XIII.J: the Axis brings units from several hexes against one Soviet stack and attacks it at 3:1 or
+    better (2:1 on an objective), by the rules' own odds; no move it makes Disperses or faces its unit (XI.C)."""
+    from pbem.bots.coatney.axis import objectives
+    from pbem.rulesets.coatney import odds as oddsmod
+    from pbem.rulesets.coatney.position import Position
+
+    state, _ = _axis_turn_2_ops()
+    items = coatney.orders(state, "axis", None)
+    attacks = [o for o in items if "attack" in o]
+    assert len(attacks) >= 3
+    movers = {o["move"] for o in items if "move" in o}
+    assert any(movers & set(o["with"]) for o in attacks)  # units moved up to join an attack
+    ends = {o["move"]: o["path"][-1] for o in items if "move" in o}
+    here = {u.id: u.location for u in state.units}
+    assert any(len({ends.get(u, here[u]) for u in o["with"]}) >= 2 for o in attacks)  # from several hexes at once
+    nxt = game.adjudicate(state, [orders_file(state, "axis", None)]).state
+    rs = game.ruleset_of(state)
+    pos = Position(rs.data(state), state)
+    goals = {pos.hex_id(h) for h in objectives(pos, "axis")}
+    fought = [e for e in nxt.log["events"] if e["kind"] in ("combat", "battle")]
+    assert len(fought) == len(attacks)
+    for e in fought:
+        col = oddsmod.parse_column(pos.data, e["data"]["odds"])
+        need = "2:1" if e["data"].get("hex") in goals else "3:1"
+        assert col >= oddsmod.parse_column(pos.data, need), e["text"]
+    dispersed = [e["text"] for e in nxt.log["events"] if e["kind"] == "dispersed" and "end of its move" in e["text"]]
+    assert not dispersed
+    assert not [e for e in nxt.log["events"] if e["kind"] == "bonus"]
+
+
+def test_the_soviet_spends_his_armor_factors_and_counterattacks_in_mass():
+    """IX.A: the Soviet's replacement orders all enter, tank units with his armor factors; XIII: he masses units
+    from several hexes on an Axis stack and attacks it at 3:1 or better, never with a victory city's garrison."""
+    from pbem.rulesets.coatney import odds as oddsmod
+    from pbem.rulesets.coatney.position import Position
+
+    state, secrets = _play_to(SCENARIO, "builds", "soviet-ops")
+    items = coatney.orders(state, "soviet", secrets["soviet"])
+    builds = [o for o in items if "replace" in o]
+    pos = Position(game.ruleset_of(state).data(state), state)
+    assert any(pos.units[o["replace"]].ct.cls == "armor" for o in builds)
+    nxt = game.adjudicate(state, [orders_file(state, "soviet", secrets["soviet"])]).state
+    entered = [e for e in nxt.log["events"] if e["kind"] == "replacement"]
+    assert builds and len(entered) == len(builds)
+    attacks = [o for o in items if "attack" in o]
+    assert attacks and any(len({pos.units[u].loc for u in o["with"]}) > 1 for o in attacks)
+    cities = set(pos.data.victory)
+    assert not [u for o in attacks for u in o["with"] if pos.units[u].loc in cities]
+    for e in nxt.log["events"]:
+        if e["kind"] in ("combat", "battle"):
+            assert oddsmod.parse_column(pos.data, e["data"]["odds"]) >= oddsmod.parse_column(pos.data, "3:1"), e["text"]

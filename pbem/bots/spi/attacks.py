@@ -40,6 +40,7 @@ class Plan:
     odds: Fraction = Fraction(0)
     value: float = 0.0
     kills: float = 0.0  # the chance the defenders are destroyed
+    supply_at: int | None = None  # where the supply unit walks first (None: it stays)
 
 
 @dataclass
@@ -122,6 +123,24 @@ def pinned(view: View, target: int, ends: Ends) -> bool:
     return True
 
 
+def _covered(view: View, target: int, ends: Ends, extra: int | None = None) -> set[int]:
+    """The hexes next to `target` the defenders could not retreat into once our ground units stand where `ends`
+    puts them (and one more at `extra`): ours, or vacant and next to ours (ZOC (F), Axis zones reach vacant
+    hexes for Soviet retreats); off-map and impassable hexes count as closed."""
+    board, pos = view.board, view.pos
+    ours = {h for uid, h in ends.at.items() if not pos.units[uid].ct.support}
+    if extra is not None:
+        ours.add(extra)
+    out = set()
+    for n in board.neighbours(target):
+        if not view.land(n) or n in ours:
+            out.add(n)
+        elif view.side == "axis" and not any(u.side == view.foe for u in pos.at(n)) \
+                and any(m in ours for m in board.neighbours(n)):
+            out.add(n)
+    return out
+
+
 def best_attack(view: View, target: int, area: int, free: list[PUnit], ends: Ends, air: list[PUnit],
                 want: Fraction) -> Plan | None:
     """The cheapest group of free units that reaches `want` odds against `target` (or the most it can), each
@@ -172,43 +191,54 @@ def _group(view: View, target: int, ranked: list[tuple[PUnit, list[int]]], ends:
     group: list[tuple[PUnit, int]] = []
     probe = ends.copy()
     for u, can in ranked:
-        for s in can:
-            if probe.room(s, u):
-                group.append((u, s))
-                probe.send(u, s)
-                break
-        else:
+        fits = [s for s in can if probe.room(s, u)]
+        if not fits:
             continue
+        covered = _covered(view, target, probe)
+        # the hex that closes most of the defenders' ways out (ZOC (F)); else the first in the unit's order
+        s = max(fits, key=lambda h: (len(_covered(view, target, probe, h) - covered), -fits.index(h)))
+        group.append((u, s))
+        probe.send(u, s)
         if evaluate(view, target, group, [], False)[2] >= want:
             break
     return group
 
 
 def plan_attacks(view: View, free: list[PUnit], supplies: list[PUnit], air: list[PUnit], ends: Ends,
-                 least: Fraction, want: Fraction, max_supplies: int, min_value: float = 1.0) -> list[Plan]:
+                 least: Fraction, want: Fraction, max_supplies: int, min_value: float = 1.0,
+                 supply_moves: bool = False) -> list[Plan]:
     """Attacks for this combat phase, supply unit by supply unit (at most `max_supplies` used up), each at
-    `least` odds or better, aiming at `want`; `ends` is updated with where the attackers go."""
+    `least` odds or better, aiming at `want`; `ends` is updated with where the attackers go. With `supply_moves`
+    a supply unit may first walk to where its area takes in more of the front (attack supply is counted at the
+    instant of combat, SUPPLY (C); the Plan's `supply_at`)."""
     out: list[Plan] = []
     free = list(free)
     air = list(air)
     used = 0
     candidates = []
     for s in supplies:
-        area = attack_supply_bits(view.pos, s)
-        targets = sorted({n for h in _places(area) for n in view.board.neighbours(h) if view.enemy_at(n)})
-        candidates.append((s, area, targets))
+        spots = [s.loc] + ([h for h in [supply_spot(view, s, free)] if h is not None and h != s.loc]
+                           if supply_moves else [])
+        for spot in spots:
+            with view.standing(s, spot):
+                area = attack_supply_bits(view.pos, s)
+            targets = sorted({n for h in _places(area) for n in view.board.neighbours(h) if view.enemy_at(n)})
+            candidates.append((s, area, targets, spot))
     while used < max_supplies and candidates:
-        best_round: tuple[float, PUnit, int, list[Plan]] | None = None
-        for s, area, targets in candidates:
+        best_round: tuple[float, PUnit, int, list[Plan], int] | None = None
+        for s, area, targets, spot in candidates:
             plans = _fill(view, area, targets, free, ends, air, least, want, min_value)
             total = sum(p.value for p in plans)
             if plans and (best_round is None or total > best_round[0]):
-                best_round = (total, s, area, plans)
+                best_round = (total, s, area, plans, spot)
         if best_round is None or best_round[0] < min_value:
             break
-        _, s, area, plans = best_round
+        _, s, area, plans, spot = best_round
+        if spot != s.loc:
+            ends.send(s, spot)
         for p in plans:
             p.supply = s
+            p.supply_at = spot if spot != s.loc else None
             for u, h in p.attackers:
                 ends.send(u, h)
                 free.remove(u)
@@ -219,6 +249,25 @@ def plan_attacks(view: View, free: list[PUnit], supplies: list[PUnit], air: list
         candidates = [c for c in candidates if c[0] is not s]
         # a supply unit whose area the attacks already cover would be used up for nothing: it waits
     return out
+
+
+def supply_spot(view: View, s: PUnit, free: list[PUnit]) -> int | None:
+    """The hex of its walk this phase (MOVEMENT; a supply unit walks, no rail in the first phase, MOVEMENT (O))
+    from which a supply unit's attack area (SUPPLY (G); adjacent only in mud and winter, Rasputitsa (A),
+    Winter (B)) touches the most Soviet hexes that our free ground units stand near, never next to a Soviet unit."""
+    board = view.board
+    units = [u.loc for u in free if u.ct.attack > 0]
+    best, best_score = None, -1.0
+    for h in sorted(view.reach(s).cost):
+        if any(view.enemy_at(n) for n in board.neighbours(h)):
+            continue
+        with view.standing(s, h):
+            area = attack_supply_bits(view.pos, s)
+        targets = {n for a in _places(area) for n in board.neighbours(a) if view.enemy_at(n)}
+        score = sum(1.0 for t in targets if any(board.distance(t, u) <= 3 for u in units))
+        if score > best_score + 1e-9:
+            best, best_score = h, score
+    return best
 
 
 def _fill(view: View, area: int, targets: list[int], free: list[PUnit], ends: Ends, air: list[PUnit],

@@ -40,6 +40,8 @@ def plan(view: View, level: str) -> list[dict]:
                 moves.append(move_order(view, u, h))
             moved.add(u.id)
         moved.update(lw.id for lw in p.air)
+        if p.supply_at is not None and p.supply.id not in moved:
+            moves.append(move_order(view, p.supply, p.supply_at))  # SUPPLY (C): in range at the instant of combat
         moved.add(p.supply.id)
     moves += _panzers(view, ends, moved, targets, weigh_supply=level != "1")
     moves += _garrison(view, ends, moved, near)
@@ -60,7 +62,7 @@ def _attacks(view: View, ends: Ends, moved: set[str], level: str) -> list:
     supplies = [s for s in view.pos.supply_units(view.side) if view.supplied(s)]
     air = [u for u in view.mine() if u.ct.cls == "air" and view.supplied(u)]
     return plan_attacks(view, free, supplies, air, ends, LEAST, WANT, len(supplies),
-                        min_value=2.0 if level == "2" else 4.0)
+                        min_value=1.5 if level == "2" else 4.0, supply_moves=level == "2")
 
 
 
@@ -171,6 +173,8 @@ def _support(view: View, ends: Ends, moved: set[str], near: dict[int, int]) -> l
     tight = view.pos.weather in ("mud", "winter")
     ground = {ends.at[u.id] for u in view.mine() if not u.ct.support}
     enemy_hexes = [u.loc for u in view.theirs() if not u.ct.support]
+    # the Soviet hexes our ground units will stand next to: where a supply unit's attacks can be fought (SUPPLY (G))
+    contact = {e for e in enemy_hexes if any(view.board.distance(g, e) <= 1 for g in ground)}
     taken: list[int] = []
     for u in view.mine():
         if not u.ct.support or u.id in moved:
@@ -184,7 +188,8 @@ def _support(view: View, ends: Ends, moved: set[str], near: dict[int, int]) -> l
                     and any(view.board.distance(h, g) <= 1 for g in ground)]
 
         def value(h: int) -> float:
-            front = sum(1 for e in enemy_hexes if view.board.distance(h, e) <= (2 if tight else 6))
+            front = sum(1.0 if e in contact else 0.2 for e in enemy_hexes
+                        if view.board.distance(h, e) <= (2 if tight else 6))
             crowd = sum(1 for t in taken if view.board.distance(h, t) <= 4)
             return front - 3 * crowd - 0.5 * abs(near.get(h, 999) - gap)
         if stations:

@@ -26,6 +26,7 @@ from .moves import best_destination, cities, enter, move_order, passes_city, vp
 from .view import View
 
 FROM = "1943-07"  # the Soviet is the side on the offensive from the Zitadelle Game on (docs/selfplay.md)
+URANUS = "1942-11"  # ... and from his winter counteroffensive at Stalingrad (19 November 1942) in winter turns
 LEAST = Fraction(2)  # on the defender's "give ground" table a 2-1 holds no AE (crt.yaml), and clears 2 hexes in 3
 WANT = Fraction(4)
 MIN_VALUE = 2.0  # what an attack must be worth (attacks.evaluate) to spend part of a supply unit on it
@@ -34,8 +35,9 @@ STATIONS = 8  # hexes tried for each supply unit before its attacks are planned
 
 
 def attacking(view: View) -> bool:
-    """From July 1943 the Soviet attacks: the Zitadelle and Berlin Games, and the Campaign Game's last years."""
-    return view.pos.date >= FROM
+    """From July 1943 the Soviet attacks: the Zitadelle and Berlin Games, and the Campaign Game's last years; and in
+    the winter turns from November 1942 (the Stalingrad Game's end, the Campaign Game's second winter)."""
+    return view.pos.date >= FROM or (view.pos.date >= URANUS and view.pos.weather == "winter")
 
 
 @dataclass

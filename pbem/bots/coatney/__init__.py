@@ -1,18 +1,20 @@
-"""Bots for The Barbarossa File and The Russian Portfolio: an eager Axis and a cautious Soviet.
+"""Bots for The Barbarossa File and The Russian Portfolio (docs/selfplay.md, "The bots").
 
-The Axis marches east and attacks every Soviet hex it can hit at 3:1 or better; the Soviet builds armies
-with his replacement factors, counterattacks only at 3:1 or better, and stops the game as soon as the rules
-allow (XVI.A). Every order is tried on a working position with the rules' own checks before it is given, so
-the orders are legal; ties are broken by ids, never by chance.
+The Soviet sets up what his secret letters draw, spends his replacements next to the victory cities he must hold,
+garrisons them and the ring around them, counterattacks in mass at 3:1 or better and stops the game as soon as the
+rules allow (XVI.A). The Axis plays his face-down first movement here (I-34) and every later step in `axis.py`:
+massed attacks at the rules' best odds, a march on the objectives, exploitation in Reserve Phase 1. Every order is
+tried on a working position with the rules' own checks before it is given, so the orders are legal; ties are broken
+by ids, never by chance.
 """
 from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..core.game import keyring, ruleset_of
-from ..core.state import GameState
-from . import game_pick, pick
-from .legal import keep_legal
+from ...core.game import keyring, ruleset_of
+from ...core.state import GameState
+from .. import game_pick, pick
+from ..legal import keep_legal
 
 
 def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None, level: str = "2", *,
@@ -26,11 +28,11 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None,
         return soviet_setup(state, secret)
     if state.phase in ("date", "soviet-setup", "axis-setup"):
         return list(rs.template(state, side)["orders"])
-    from ..rulesets.coatney import combat, movement, odds as oddsmod, stacking
-    from ..rulesets.coatney.common import Step
-    from ..rulesets.coatney.orders import Attack, Move
-    from ..rulesets.coatney.params import AXIS, SOVIET, enemy
-    from ..rulesets.coatney.position import Position
+    from ...rulesets.coatney import combat, movement, odds as oddsmod, stacking
+    from ...rulesets.coatney.common import Step
+    from ...rulesets.coatney.orders import Attack, Move
+    from ...rulesets.coatney.params import AXIS, SOVIET, enemy
+    from ...rulesets.coatney.position import Position
 
     data = rs.data(state)
     pos = Position(data, state)
@@ -42,16 +44,35 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None,
                 hiders=tuple(sorted(state.hidden or {})))  # the other side's face-down counters are passed over
     if side == SOVIET and state.phase == "soviet-ops":
         out += _builds(state, pos, step)
+        if pos.weather == "snow" and pos.date < "1942-05" and "winter_offensive" not in pos.extras:
+            out.append({"winter_offensive": "start"})  # VI.B.3: the first Snow turn opens his three (I-63)
+            pos.extras["winter_offensive"] = pos.turn  # the working position's odds count the shift
     reserve = int(state.phase.rsplit("-", 1)[1]) if "-reserve-" in state.phase else 0
     mv = movement.MovementPhase(step, reserve, state.phase)
     mv.start()
     foe = enemy(side)
+    blind = blind_safe and side == AXIS and bool(pos.extras.get("facedown"))
+    if side == AXIS and not pos.extras.get("facedown"):
+        from .axis import operations
+
+        phase = combat.AttackPhase(step, state.phase, {k: dict(v) for k, v in state.answers.items()})
+        operations(state, pos, step, mv, phase, reserve, out)
+        if reserve:  # XIII.J: the first Reserve Phase exploits; later ones, at two and three MF less, are not worth a step
+            out.append({"end_turn": True})
+        return keep_legal(state, side, out, secret, fallback=[{"end_turn": True}])
+    counter = None
+    if side == SOVIET:  # XIII: his counterattacks, massed as the Axis's are, by units that do not hold a city
+        from .axis import AxisOps
+
+        counter = AxisOps(state, pos, step, mv, combat.AttackPhase(step, state.phase, {k: dict(v) for k, v in
+                                                                                       state.answers.items()}),
+                          reserve, out)
+        counter.attacks(allow_moves=True)
     field = _field(pos, side)
     guards = _guards(pos, side)
     # The face-down first movement (XVI.B.5): a move a counter turns up in front of is cut short, somewhere on its
     # own path (I-34). So no move ends on another move's path, nor passes where another ends: a cut-short unit can
     # then never overstack the hex a later move ends in (XII).
-    blind = blind_safe and side == AXIS and bool(pos.extras.get("facedown"))
     crossed: set[int] = set()  # every hex a blind move starts in or passes through
     ends: set[int] = set()
     for u in sorted(pos.active_units(side), key=lambda u: (u.ct.size == "front", u.id)):
@@ -79,6 +100,10 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None,
                 break
             del step.violations[before:]
             path = path[:-1]
+    if counter is not None:
+        counter.attacks(allow_moves=False)
+        out.append({"end_turn": True})
+        return keep_legal(state, side, out, secret, fallback=[{"end_turn": True}])
     phase = combat.AttackPhase(step, state.phase, {k: dict(v) for k, v in state.answers.items()})
     used: set[str] = set()
     for h in sorted({h for h in pos.occ if pos.has(h, foe)}):
@@ -128,9 +153,9 @@ def letters(state: GameState) -> list[str]:
 def drawn_oob(state: GameState, secret: Mapping[str, Any]) -> str:
     """The order-of-battle scenario the Soviet's letters drew (XVI.C.2.b): his letter, read with his own
     secret, and the open die recorded in the state."""
-    from ..core.frozen import thaw
-    from ..core.hidden import Keyring
-    from ..rulesets.coatney.secrets import final_number
+    from ...core.frozen import thaw
+    from ...core.hidden import Keyring
+    from ...rulesets.coatney.secrets import final_number
 
     sec = state.extras.get("secret") or {}
     scen = state.extras.get("scenario") or {}
@@ -152,9 +177,9 @@ def soviet_setup(state: GameState, secret: Mapping[str, Any]) -> list[dict]:
     stay); units the scenario removes are left out; the units it adds take the free Soviet hexes nearest the
     places of the units they replace (the Twist's infantry choice, 60 replacement factors, takes the armies
     that give most strength for their cost); dummies fill the border hexes left."""
-    from ..rulesets.coatney import setup as setupmod
-    from ..rulesets.coatney.position import Position
-    from ..rulesets.coatney.replacements import cost
+    from ...rulesets.coatney import setup as setupmod
+    from ...rulesets.coatney.position import Position
+    from ...rulesets.coatney.replacements import cost
 
     rs = ruleset_of(state)
     data = rs.data(state)
@@ -200,8 +225,8 @@ def soviet_setup(state: GameState, secret: Mapping[str, Any]) -> list[dict]:
 
 def _free_hex(pos: Any, u: Any, start: int) -> int | None:
     """The nearest hex to `start` where `u` may start (USSR, one unit a hex, XVI.B.4)."""
-    from ..board.search import reachable
-    from ..rulesets.coatney.setup import place_problem
+    from ...board.search import reachable
+    from ...rulesets.coatney.setup import place_problem
 
     ring = reachable(pos.board, [start], b"\x01" * len(pos.board), max_steps=12)
     for h in sorted(ring, key=lambda h: (ring[h], pos.board.ids[h])):
@@ -214,8 +239,8 @@ def _field(pos: Any, side: str) -> dict[int, int]:
     """Hex steps to where this side's units should go, over hexes units can cross (X.A). The Axis: the Soviet
     victory cities he does not hold (IV), and Warsaw and Bucharest while a Soviet unit is near them (IV ¶4:
     the Soviet wins holding either). The Soviet: his victory cities within reach of the Axis, which he holds."""
-    from ..board.search import reachable
-    from ..rulesets.coatney.params import AXIS, SOVIET, enemy
+    from ...board.search import reachable
+    from ...rulesets.coatney.params import AXIS, SOVIET, enemy
 
     data = pos.data
     foes = [u.loc for u in pos.active_units(enemy(side)) if u.ct.cls != "dummy"]
@@ -223,17 +248,21 @@ def _field(pos: Any, side: str) -> dict[int, int]:
     if side == AXIS:
         goals = [h for h in data.victory if data.home[h] == SOVIET and pos.control[h] != AXIS]
     else:
-        goals = [h for h in data.victory if data.home[h] == SOVIET and pos.control[h] == SOVIET and near.get(h, 99) <= 8]
+        goals = [h for h in data.victory if data.home[h] == SOVIET and pos.control[h] == SOVIET
+                 and (near.get(h, 99) <= 12 or data.victory[h] >= 2)]  # Moscow (and RP's Leningrad) always held
+    if side == SOVIET:  # the ring around each city too: an attacker must break it before he can mass on the city
+        goals += [n for h in goals for n in pos.board.neighbours(h) if pos.land(n) and pos.control[n] == SOVIET
+                  and pos.crossable(h, n)]
     if not goals:
         return {}
-    return reachable(pos.board, goals, [1 if pos.land(h) else 0 for h in range(len(pos.board))])
+    return reachable(pos.board, sorted(set(goals)), [1 if pos.land(h) else 0 for h in range(len(pos.board))])
 
 
 def _guards(pos: Any, side: str) -> dict[str, dict[int, int]]:
     """The Axis's nearest free unit for each of Warsaw and Bucharest with a Soviet unit within six hexes (IV ¶4:
     the Soviet wins holding either): unit -> the distance field to that city."""
-    from ..board.search import reachable
-    from ..rulesets.coatney.params import AXIS, SOVIET
+    from ...board.search import reachable
+    from ...rulesets.coatney.params import AXIS, SOVIET
 
     if side != AXIS:
         return {}
@@ -256,8 +285,8 @@ def _guards(pos: Any, side: str) -> dict[str, dict[int, int]]:
 def _toward(pos: Any, u: Any, field: dict[int, int], steps: int) -> list[int]:
     """Up to `steps` hexes down the field (nearer the goal each hex), stopping at the first enemy ZOC (XI.B.1) and
     short of hexes the unit may not enter."""
-    from ..rulesets.coatney.params import enemy
-    from ..rulesets.coatney.zoc import zoc_owners
+    from ...rulesets.coatney.params import enemy
+    from ...rulesets.coatney.zoc import zoc_owners
 
     if not field or u.loc not in field or field[u.loc] == 0:
         return []
@@ -277,22 +306,55 @@ def _toward(pos: Any, u: Any, field: dict[int, int], steps: int) -> list[int]:
 
 
 def _builds(state: GameState, pos: Any, step: Any) -> list[dict]:
-    """Soviet replacements: rifle armies at Moscow (or the first major city he holds) while the pool pays."""
-    from ..rulesets.coatney.params import SOVIET
+    """IX.A: the Soviet spends his replacement factors, infantry and armor, every turn: the units that give most
+    strength for their cost first (shock armies once the Siberian Reserve has begun, IX.B.2; no fronts), each in
+    the city or town nearest the victory cities he must hold where the rules let it enter (IX.A, VIII.A.3, XII)."""
+    from ...board.search import reachable
+    from ...rulesets.coatney import stacking
+    from ...rulesets.coatney.params import SOVIET, enemy
+    from ...rulesets.coatney.replacements import cost, entry_problem
+    from ...rulesets.coatney.strategic import rail_region
 
     if state.turn < 2:
         return []
     pool = dict((state.extras.get("pools") or {}).get(SOVIET) or {})
     if not pool:
         return []
-    cities = [h for h, n in enumerate(pos.data.city_name) if pos.data.city_size[h] == "major" and pos.control[h] == SOVIET
-              and not pos.stack(h, SOVIET)]
-    out = []
-    spare = sorted(u.id for u in pos.units.values() if u.side == SOVIET and u.ct.key == "su-army-3"
-                   and (u.status == "eliminated" or (u.status == "pending" and u.flags.get("pool"))))
-    for uid, h in zip(spare, sorted(cities, key=lambda h: pos.hex_id(h))):
-        if pool.get("infantry", 0) < 3:
-            break
-        pool["infantry"] -= 3
-        out.append({"replace": uid, "at": pos.hex_id(h)})
+    siberia = bool((pos.extras.get("siberians") or {}).get("started"))
+    spare = sorted((u for u in pos.units.values() if u.side == SOVIET and u.ct.replaceable and u.ct.size != "front"
+                    and u.ct.cls not in ("dummy", "parachute") and (siberia or not u.ct.needs_armor_factor)
+                    and (u.status == "eliminated" or (u.status == "pending" and u.flags.get("pool")))),
+                   key=lambda u: (-(u.ct.attack + u.ct.defense) / max(1, cost(pos, u)[0]), u.id))
+    field = _field(pos, SOVIET)
+    if not field:
+        field = reachable(pos.board, [h for h in pos.data.victory if pos.control[h] == SOVIET],
+                          [1 if pos.land(h) else 0 for h in range(len(pos.board))])
+    land = [1 if pos.land(h) else 0 for h in range(len(pos.board))]
+    foes = [u.loc for u in pos.active_units(enemy(SOVIET)) if u.ct.cls != "dummy"]
+    near = reachable(pos.board, foes, land, max_steps=12)
+    capitals = [h for h in pos.data.victory if pos.data.victory[h] >= 2 and pos.control[h] == SOVIET and h in near]
+    first = reachable(pos.board, capitals, land, max_steps=2) if capitals else {}  # Moscow (Leningrad) threatened
+    region = rail_region(pos, SOVIET)  # VIII.A.1, as entry_problem asks it: only these places are worth asking
+    places = sorted((h for h in range(len(pos.board)) if pos.data.city_size[h] and pos.control[h] == SOVIET
+                     and (h in region or h in pos.data.edges.get("east", ())) and not pos.enemy_occupied(h, SOVIET)),
+                    key=lambda h: (h not in first, field.get(h, 99), pos.data.city_size[h] != "major",
+                                   pos.hex_id(h)))[:12]
+    out: list[dict] = []
+    arrived: dict[int, int] = {}
+    placed: dict[int, list[Any]] = {}
+    for u in spare:
+        n, kind = cost(pos, u)
+        arm = n if kind == "armor" else u.ct.needs_armor_factor
+        inf = 0 if kind == "armor" else n - arm
+        if pool.get("infantry", 0) < inf or pool.get("armor", 0) < arm:
+            continue
+        for h in places:
+            if entry_problem(step, u, h, arrived, False) is None and \
+                    stacking.problem_for(pos, h, pos.stack(h, SOVIET) + placed.get(h, []) + [u]) is None:
+                pool["infantry"] = pool.get("infantry", 0) - inf
+                pool["armor"] = pool.get("armor", 0) - arm
+                arrived[h] = arrived.get(h, 0) + 1
+                placed.setdefault(h, []).append(u)
+                out.append({"replace": u.id, "at": pos.hex_id(h)})
+                break
     return out
