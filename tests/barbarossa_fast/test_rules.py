@@ -276,3 +276,23 @@ def test_out_of_supply_russians_attack_only_toward_supply(base):
         step(st, "soviet", [{"attack": "Siauliai", "with": [s1]}])  # behind it only more Germans
     assert codes(exc) == ["OOS_ATTACK"]
     step(st, "soviet", [{"attack": "Pskov", "with": [s1]}])  # beyond Pskov lies Luga, open to the east
+
+
+def test_attacks_on_one_position_are_one_order_refused_by_the_check_before_any_die(attack_step):
+    """GROUND COMBAT: German attacks on a position from several directions are combined into one. Two orders on one
+    position were accepted by the German's own check and refused at adjudication once the first took it (the
+    random-legal bot's game `whatif-12`, ATTACK_OWN); now the check refuses the second, whatever the dice."""
+    from pbem.core import game
+    from .helpers import orders
+
+    w1 = tokens_of(attack_step, "weak", 1)[0]
+    st = arrange(attack_step, german={"ge-4a": "Bialystok", "ge-24pz": "Bialystok", "ge-39pz": "Bialystok",
+                                      "ge-9a": "Brest-Litovsk"},
+                 soviet={w1: "Minsk"}, control={"Bialystok": "german", "Brest-Litovsk": "german"})
+    split = [{"attack": "Minsk", "with": ["ge-4a", "ge-24pz", "ge-39pz"]}, {"attack": "Minsk", "with": ["ge-9a"]}]
+    found = game.check(st, [orders(st, "german", split)])  # the German's check: no Russian secret
+    assert [(v.code, v.order) for v in found] == [("ATTACK_NOT_COMBINED", 1)]
+    blitz = [{"attack": "Baranovichi", "with": ["ge-9a"], "blitz": {"to": "Minsk", "with": ["ge-9a"]}},
+             {"attack": "Minsk", "with": ["ge-4a"]}]
+    assert "ATTACK_NOT_COMBINED" in [v.code for v in game.check(st, [orders(st, "german", blitz)])]
+    assert game.check(st, [orders(st, "german", split[:1])]) == []  # the first order alone is a legal attack

@@ -186,7 +186,18 @@ def attacks(sit: Situation, items: Items, dice: Dice | None, answers: Mapping[st
     _recover_russians(sit, exclude=targets, section="3")
     sit.extras["under_attack"] = sorted(targets)
     committed: set[str] = set()
+    named: set[str] = set()  # GROUND COMBAT: German attacks on one position are combined, so one order a position
     for i, o in orders:
+        target = str(o["attack"])
+        blitz = o.get("blitz")
+        if target in named:
+            v.add("ATTACK_NOT_COMBINED", "GROUND COMBAT", f"{target} is already attacked (or a Blitzkrieg's next "
+                  "position) in an earlier order of this step: combine the attacks on one position in one order", i, o,
+                  place=target)
+            continue
+        named.add(target)
+        if isinstance(blitz, Mapping) and blitz.get("to"):
+            named.add(str(blitz["to"]))
         plan = _plan_attack(sit, i, o, committed, v)
         if plan is None or v:
             continue
