@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Callable
 
 from ...rulesets.spi_barbarossa.position import PUnit
+from . import encircle
 from .attacks import Ends, attack_order, plan_attacks, worth
 from .moves import best_destination, cities, enter, move_order, passes_city, vp
 from .view import View
@@ -43,6 +44,7 @@ def plan(view: View, level: str) -> list[dict]:
         if p.supply_at is not None and p.supply.id not in moved:
             moves.append(move_order(view, p.supply, p.supply_at))  # SUPPLY (C): in range at the instant of combat
         moved.add(p.supply.id)
+    moves += encircle.plan(view, ends, moved)
     moves += _panzers(view, ends, moved, targets, weigh_supply=level != "1")
     moves += _garrison(view, ends, moved, near)
     moves += _infantry(view, ends, moved, near, targets)

@@ -1,0 +1,171 @@
+"""Pockets: the German-Allied player cuts Soviet stacks off from general supply without a combat.
+
+A Soviet unit traces general supply through hexes free of Axis units and of Axis zones of control, which reach
+vacant hexes but not hexes Soviet units hold (SUPPLY (J), ZOC (F)); a unit out of general supply may not move
+(SUPPLY (B)) and is eliminated if it begins and ends its Player-Turn so (SUPPLY (A)). So a stack whose every
+vacant neighbour (of the group of Soviet-held hexes it belongs to) is an Axis hex or next to one is cut off:
+two armies on opposite sides of a lone city do it. Attack supply is the Axis's scarcest resource (SUPPLY (F));
+this costs none, and a city emptied so is taken by the next unit to pass (Control of Cities).
+
+The search is a cover: the open ways out of the pocket, and for each free unit the hexes it reaches that close
+some of them; the fewest units (then the least movement) that close them all, checked with the rules' own trace
+(`supply_trace`) before the units are sent.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+from ...rulesets.spi_barbarossa.position import PUnit
+from .attacks import Ends, worth
+from .moves import move_order, vp
+from .view import View
+
+KEY_CITIES = ("Minsk", "Smolensk", "Kiev")  # what the Germans had taken by the autumn of 1941 (issue 18)
+KEY_BONUS = 20.0  # a key city's pocket is worth this much more than its points say
+MAX_BLOB = 4  # pockets of at most this many Soviet-held hexes
+MAX_UNITS = 3  # ... closed by at most this many units
+MIN_VALUE = 6.0  # a pocket worth less than one Soviet army is not worth the units
+
+
+@dataclass
+class Pocket:
+    target: int
+    blob: frozenset[int]
+    value: float
+    closers: list[tuple[PUnit, int]]
+
+
+def plan(view: View, ends: Ends, moved: set[str], key_first: bool = True) -> list[dict]:
+    """Move free ground units to close pockets around the most valuable Soviet stacks, best first; each pocket
+    planned with the earlier ones in place. Returns the move orders (units that close a pocket from where they
+    stand get no order, but are held there: they are in `moved`)."""
+    out: list[dict] = []
+    done: set[int] = set()
+    for target, value in _targets(view, key_first):
+        if target in done:
+            continue
+        pocket = _pocket(view, ends, moved, target, value)
+        if pocket is None:
+            continue
+        done |= pocket.blob
+        for u, h in pocket.closers:
+            if h != u.loc:
+                out.append(move_order(view, u, h))
+                view.pos.place(u, h)  # the next pocket and the planners after plan with it in place
+            ends.send(u, h)
+            moved.add(u.id)
+    return out
+
+
+def _targets(view: View, key_first: bool) -> list[tuple[int, float]]:
+    """Soviet-held hexes with ground units, in general supply now, by what cutting them off is worth."""
+    trace = view.supply_reach(view.foe)
+    key = {view.data.city_hex[c] for c in KEY_CITIES if c in view.data.city_hex} if key_first else set()
+    by_hex: dict[int, float] = {}
+    for u in view.theirs():
+        if u.ct.support or u.loc is None or not trace.reaches(u.loc):
+            continue
+        by_hex[u.loc] = by_hex.get(u.loc, 0.0) + worth(u)
+    out = []
+    for h, w in by_hex.items():
+        out.append((h, w + 4.0 * vp(view, h) + (KEY_BONUS if h in key else 0.0)))
+    out.sort(key=lambda x: (-x[1], x[0]))
+    return [(h, v) for h, v in out if v >= MIN_VALUE]
+
+
+def _blob(view: View, target: int) -> frozenset[int] | None:
+    """The Soviet-held hexes connected to `target` (a supply line passes through them whatever zones reach them);
+    None if too big or if it holds a supply source (a Soviet supply unit, an east-edge hex)."""
+    seen = {target}
+    todo = [target]
+    east = set(view.data.edges.get("east", ()))
+    while todo:
+        h = todo.pop()
+        if h in east or any(u.side == view.foe and u.ct.cls == "supply" for u in view.pos.at(h)):
+            return None
+        for n in view.board.neighbours(h):
+            if n not in seen and view.enemy_at(n):
+                seen.add(n)
+                todo.append(n)
+                if len(seen) > MAX_BLOB:
+                    return None
+    return frozenset(seen)
+
+
+def _pocket(view: View, ends: Ends, moved: set[str], target: int, value: float) -> Pocket | None:
+    blob = _blob(view, target)
+    if blob is None:
+        return None
+    board, pos = view.board, view.pos
+    fixed = {h for uid, h in ends.at.items() if uid in moved and not pos.units[uid].ct.support}
+    ways = sorted({n for b in blob for n in board.neighbours(b) if n not in blob and view.land(n)})
+    open_ = [n for n in ways if n not in fixed and not any(m in fixed for m in board.neighbours(n))]
+    if not open_:
+        return None  # already closed by units whose moves are settled
+    index = {h: i for i, h in enumerate(open_)}
+    full = (1 << len(open_)) - 1
+    # per unit, per set of ways closed, the cheapest hex (closing: standing on a way or next to it)
+    options: list[tuple[int, int, PUnit, int]] = []  # mask, cost, unit, hex
+    near = {m for n in open_ for m in board.neighbours(n)} | set(open_)
+    for u in view.mine():
+        if u.id in moved or u.ct.support or u.ct.size != "army":
+            continue
+        reach = view.reach(u).cost
+        best: dict[int, tuple[int, int]] = {}
+        for h in near:
+            c = reach.get(h)
+            if c is None or h in blob or view.enemy_at(h) or not ends.room(h, u):
+                continue
+            mask = 0
+            for n in ([h] if h in index else []) + [m for m in board.neighbours(h) if m in index]:
+                mask |= 1 << index[n]
+            if mask and (mask not in best or (c, h) < best[mask]):
+                best[mask] = (c, h)
+        # drop a hex whose ways another hex of the same unit closes too, at no more cost
+        kept = [(m, c, h) for m, (c, h) in best.items()
+                if not any(m2 != m and m2 & m == m and c2 <= c for m2, (c2, _) in best.items())]
+        options += [(m, c + (4 if u.ct.motorized else 0), u, h) for m, c, h in kept]
+    chosen = _cover(options, full)
+    if chosen is None:
+        return None
+    closers = [(u, h) for _, _, u, h in chosen]
+    if len({h for _, h in closers}) != len(closers):
+        return None
+    if not _cut(view, closers, target):
+        return None
+    return Pocket(target, blob, value, closers)
+
+
+def _cover(options: list[tuple[int, int, PUnit, int]], full: int) -> list[tuple[int, int, PUnit, int]] | None:
+    """The fewest options (distinct units) whose masks cover `full`, the cheapest of those; None past MAX_UNITS."""
+    options = sorted(options, key=lambda o: (o[1], o[2].id, o[3]))
+    for k in range(1, MAX_UNITS + 1):
+        best = None
+        for combo in combinations(options, k):
+            mask = 0
+            for o in combo:
+                mask |= o[0]
+            if mask != full or len({o[2].id for o in combo}) != k:
+                continue
+            cost = sum(o[1] for o in combo)
+            if best is None or cost < best[0]:
+                best = (cost, combo)
+        if best is not None:
+            return list(best[1])
+        if len(options) > 60 and k >= 2:
+            break  # too many to try three at a time: the pocket waits for the units to come closer
+    return None
+
+
+def _cut(view: View, closers: list[tuple[PUnit, int]], target: int) -> bool:
+    """The rules' own trace: with the closers standing there, no Soviet supply line reaches `target`."""
+    pos = view.pos
+    old = [(u, u.loc) for u, _ in closers]
+    try:
+        for u, h in closers:
+            pos.place(u, h)
+        return not view.supply_reach(view.foe).reaches(target)
+    finally:
+        for u, h in reversed(old):
+            pos.place(u, h)
