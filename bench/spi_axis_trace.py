@@ -28,6 +28,8 @@ def main() -> None:
                 d = e.get("data") or e
                 print(f"  {date} {d.get('hex_label')}: {d.get('attack')}:{d.get('defense')} {d.get('odds')} "
                       f"{d.get('crt')} {d.get('result')} sup={d.get('supply')} {d.get('consequences')}")
+            elif e["kind"] == "eliminated" and (e.get("data") or e).get("cause") == "isolation":
+                print(f"  {date} {mover} {e.get('text') or e.get('message') or e}")
         if mover == "soviet" and phase == "second-movement":
             sup = sorted(u.id for u in state.units if u.side == "axis" and "sup" in u.id and u.status == "active")
             gone = sum(1 for u in state.units if u.side == "soviet" and u.status != "active")

@@ -44,6 +44,7 @@ def plan(view: View, level: str) -> list[dict]:
         if p.supply_at is not None and p.supply.id not in moved:
             moves.append(move_order(view, p.supply, p.supply_at))  # SUPPLY (C): in range at the instant of combat
         moved.add(p.supply.id)
+    moves += _take(view, ends, moved, targets)
     moves += encircle.plan(view, ends, moved)
     moves += _panzers(view, ends, moved, targets, weigh_supply=level != "1")
     moves += _garrison(view, ends, moved, near)
@@ -66,6 +67,28 @@ def _attacks(view: View, ends: Ends, moved: set[str], level: str) -> list:
     return plan_attacks(view, free, supplies, air, ends, LEAST, WANT, len(supplies),
                         min_value=1.5 if level == "2" else 4.0, supply_moves=level == "2")
 
+
+
+def _take(view: View, ends: Ends, moved: set[str], targets: set[int]) -> list[dict]:
+    """Soviet cities left empty (a pocket's garrison gone, SUPPLY (A)) are ours once a unit passes (Control of
+    Cities): the free unit that reaches each key city cheapest walks in, infantry before panzers. Other cities
+    are left to the panzers' raids and the infantry's advance (sending a unit to each emptied town cost points:
+    32.7 against 41.8 mean on the 12 whatif games)."""
+    out = []
+    key = {view.data.city_hex[c] for c in encircle.KEY_CITIES if c in view.data.city_hex}
+    for h in sorted(key & targets, key=lambda c: (-vp(view, c), view.board.ids[c])):
+        if h not in targets or view.enemy_at(h):
+            continue
+        best = None
+        for u in view.mine():
+            if u.id in moved or u.ct.support or not ends.room(h, u):
+                continue
+            cost = view.reach(u).cost.get(h)
+            if cost is not None and (best is None or (u.ct.motorized, cost, u.id) < best[0]):
+                best = ((u.ct.motorized, cost, u.id), u)
+        if best is not None:
+            out.append(_go(view, best[1], h, ends, moved, targets))
+    return out
 
 
 def _panzers(view: View, ends: Ends, moved: set[str], targets: set[int], weigh_supply: bool = True) -> list[dict]:

@@ -16,15 +16,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
+from ...rulesets.spi_barbarossa.movement import allowance
 from ...rulesets.spi_barbarossa.position import PUnit
 from .attacks import Ends, worth
-from .moves import move_order, vp
+from .moves import best_destination, move_order, vp
 from .view import View
 
 KEY_CITIES = ("Minsk", "Smolensk", "Kiev")  # what the Germans had taken by the autumn of 1941 (issue 18)
+# the month from which each is staged for: history's order (Minsk encircled in June, Smolensk in July, Kiev in
+# September), so the panzers are not drawn to a far pocket before the near ones are closed
+STAGE_FROM = {"Minsk": "1941-06", "Smolensk": "1941-07", "Kiev": "1941-08"}
 KEY_BONUS = 20.0  # a key city's pocket is worth this much more than its points say
 MAX_BLOB = 4  # pockets of at most this many Soviet-held hexes
-MAX_UNITS = 3  # ... closed by at most this many units
+MAX_UNITS = 4  # ... closed by at most this many units
 MIN_VALUE = 6.0  # a pocket worth less than one Soviet army is not worth the units
 
 
@@ -38,8 +42,9 @@ class Pocket:
 
 def plan(view: View, ends: Ends, moved: set[str], key_first: bool = True) -> list[dict]:
     """Move free ground units to close pockets around the most valuable Soviet stacks, best first; each pocket
-    planned with the earlier ones in place. Returns the move orders (units that close a pocket from where they
-    stand get no order, but are held there: they are in `moved`)."""
+    planned with the earlier ones in place; then, for the key cities no pocket closes yet, bring the units that
+    could close one in two movement phases toward it (`stage`). Returns the move orders (units that close a
+    pocket from where they stand get no order, but are held there: they are in `moved`)."""
     out: list[dict] = []
     done: set[int] = set()
     for target, value in _targets(view, key_first):
@@ -49,22 +54,67 @@ def plan(view: View, ends: Ends, moved: set[str], key_first: bool = True) -> lis
         if pocket is None:
             continue
         done |= pocket.blob
-        for u, h in pocket.closers:
-            if h != u.loc:
-                out.append(move_order(view, u, h))
-                view.pos.place(u, h)  # the next pocket and the planners after plan with it in place
-            ends.send(u, h)
-            moved.add(u.id)
+        if __import__("os").environ.get("DBG_ENC"):
+            print("POCKET", view.state.date, view.state.phase, view.board.ids[target], value, [(u.id, view.board.ids[u.loc], view.board.ids[h]) for u, h in pocket.closers])
+        out += _send(view, ends, moved, pocket.closers)
+    if key_first:
+        out += stage(view, ends, moved, done)
+    return out
+
+
+def _send(view: View, ends: Ends, moved: set[str], closers: list[tuple[PUnit, int]]) -> list[dict]:
+    out = []
+    for u, h in closers:
+        if h != u.loc:
+            out.append(move_order(view, u, h))
+            view.pos.place(u, h)  # the next pocket and the planners after plan with it in place
+        ends.send(u, h)
+        moved.add(u.id)
+    return out
+
+
+def stage(view: View, ends: Ends, moved: set[str], done: set[int]) -> list[dict]:
+    """The key cities still Soviet-held that no pocket closes this phase: the fewest free armies that could
+    close their ways out within about two phases' moves (hex distance), each sent as near as it gets to its
+    hex now, so the pocket closes in the next phase (the second movement phase, or the next Player-Turn)."""
+    out: list[dict] = []
+    for name in KEY_CITIES:
+        target = view.data.city_hex.get(name)
+        if target is None or target in done or not view.enemy_at(target) or view.pos.date < STAGE_FROM[name]:
+            continue
+        blob = _blob(view, target, sources_ok=True)
+        if blob is None:
+            continue
+        options = _options(view, ends, moved, blob, far=True)
+        if options is None:
+            continue
+        opts, full = options
+        chosen = _cover(opts, full)
+        if chosen is None:
+            continue
+        steps = []
+        for _, _, u, h in chosen:
+            d0 = view.board.distance
+
+            def score(x: int, cost: int, goal: int = h) -> float:
+                return -d0(x, goal) - 0.01 * cost
+            dest = best_destination(view, u, ends, score)
+            steps.append((u, dest if dest is not None else u.loc))
+            ends.send(u, steps[-1][1])  # the next one plans with this one's hex taken (STACKING)
+        if __import__("os").environ.get("DBG_ENC"):
+            print("STAGE", view.state.date, view.state.phase, name, [(u.id, view.board.ids[u.loc], view.board.ids[h], view.board.ids[d]) for (u, d), (_, _, _, h) in zip(steps, chosen)])
+        out += _send(view, ends, moved, steps)
+        done |= blob
     return out
 
 
 def _targets(view: View, key_first: bool) -> list[tuple[int, float]]:
-    """Soviet-held hexes with ground units, in general supply now, by what cutting them off is worth."""
-    trace = view.supply_reach(view.foe)
+    """Soviet-held hexes with ground units, by what cutting them off is worth; those already cut off too, so the
+    units that closed the pocket in the first movement phase are kept there in the second."""
     key = {view.data.city_hex[c] for c in KEY_CITIES if c in view.data.city_hex} if key_first else set()
     by_hex: dict[int, float] = {}
     for u in view.theirs():
-        if u.ct.support or u.loc is None or not trace.reaches(u.loc):
+        if u.ct.support or u.loc is None:
             continue
         by_hex[u.loc] = by_hex.get(u.loc, 0.0) + worth(u)
     out = []
@@ -74,15 +124,16 @@ def _targets(view: View, key_first: bool) -> list[tuple[int, float]]:
     return [(h, v) for h, v in out if v >= MIN_VALUE]
 
 
-def _blob(view: View, target: int) -> frozenset[int] | None:
+def _blob(view: View, target: int, sources_ok: bool = False) -> frozenset[int] | None:
     """The Soviet-held hexes connected to `target` (a supply line passes through them whatever zones reach them);
-    None if too big or if it holds a supply source (a Soviet supply unit, an east-edge hex)."""
+    None if too big or if it holds a supply source (a Soviet supply unit, an east-edge hex; a supply unit
+    allowed with `sources_ok`: it may leave before the pocket closes)."""
     seen = {target}
     todo = [target]
     east = set(view.data.edges.get("east", ()))
     while todo:
         h = todo.pop()
-        if h in east or any(u.side == view.foe and u.ct.cls == "supply" for u in view.pos.at(h)):
+        if h in east or (not sources_ok and any(u.side == view.foe and u.ct.cls == "supply" for u in view.pos.at(h))):
             return None
         for n in view.board.neighbours(h):
             if n not in seen and view.enemy_at(n):
@@ -97,6 +148,25 @@ def _pocket(view: View, ends: Ends, moved: set[str], target: int, value: float) 
     blob = _blob(view, target)
     if blob is None:
         return None
+    options = _options(view, ends, moved, blob)
+    if options is None:
+        return None
+    chosen = _cover(*options)
+    if chosen is None:
+        return None
+    closers = [(u, h) for _, _, u, h in chosen]
+    if len({h for _, h in closers}) != len(closers):
+        return None
+    if not _cut(view, closers, target):
+        return None
+    return Pocket(target, blob, value, closers)
+
+
+def _options(view: View, ends: Ends, moved: set[str], blob: frozenset[int],
+             far: bool = False) -> tuple[list[tuple[int, int, PUnit, int]], int] | None:
+    """The open ways out of `blob` (vacant hexes next to it that no settled unit stands on or next to), and for
+    each free army the hexes that close some of them: reachable this phase, or with `far` within about two
+    phases' moves (hex distance, cost the distance); None if nothing is open."""
     board, pos = view.board, view.pos
     fixed = {h for uid, h in ends.at.items() if uid in moved and not pos.units[uid].ct.support}
     ways = sorted({n for b in blob for n in board.neighbours(b) if n not in blob and view.land(n)})
@@ -109,9 +179,13 @@ def _pocket(view: View, ends: Ends, moved: set[str], target: int, value: float) 
     options: list[tuple[int, int, PUnit, int]] = []  # mask, cost, unit, hex
     near = {m for n in open_ for m in board.neighbours(n)} | set(open_)
     for u in view.mine():
-        if u.id in moved or u.ct.support or u.ct.size != "army":
+        if u.id in moved or u.ct.support or u.ct.size != "army" or not view.can_move(u):
             continue
-        reach = view.reach(u).cost
+        if far:
+            span = 2 * allowance(pos, u) - 2
+            reach = {h: board.distance(u.loc, h) for h in near if board.distance(u.loc, h) <= span}
+        else:
+            reach = view.reach(u).cost
         best: dict[int, tuple[int, int]] = {}
         for h in near:
             c = reach.get(h)
@@ -126,36 +200,33 @@ def _pocket(view: View, ends: Ends, moved: set[str], target: int, value: float) 
         kept = [(m, c, h) for m, (c, h) in best.items()
                 if not any(m2 != m and m2 & m == m and c2 <= c for m2, (c2, _) in best.items())]
         options += [(m, c + (4 if u.ct.motorized else 0), u, h) for m, c, h in kept]
-    chosen = _cover(options, full)
-    if chosen is None:
-        return None
-    closers = [(u, h) for _, _, u, h in chosen]
-    if len({h for _, h in closers}) != len(closers):
-        return None
-    if not _cut(view, closers, target):
-        return None
-    return Pocket(target, blob, value, closers)
+    return options, full
 
 
 def _cover(options: list[tuple[int, int, PUnit, int]], full: int) -> list[tuple[int, int, PUnit, int]] | None:
-    """The fewest options (distinct units) whose masks cover `full`, the cheapest of those; None past MAX_UNITS."""
+    """The fewest options (distinct units) whose masks cover `full`, the cheapest of those; None past MAX_UNITS.
+    A depth-first search on the first way still open: only the options closing it are tried there."""
     options = sorted(options, key=lambda o: (o[1], o[2].id, o[3]))
-    for k in range(1, MAX_UNITS + 1):
-        best = None
-        for combo in combinations(options, k):
-            mask = 0
-            for o in combo:
-                mask |= o[0]
-            if mask != full or len({o[2].id for o in combo}) != k:
-                continue
-            cost = sum(o[1] for o in combo)
-            if best is None or cost < best[0]:
-                best = (cost, combo)
-        if best is not None:
-            return list(best[1])
-        if len(options) > 60 and k >= 2:
-            break  # too many to try three at a time: the pocket waits for the units to come closer
-    return None
+    best: list = [None, (MAX_UNITS + 1, 0)]
+
+    def dfs(mask: int, chosen: list, units: set[str], cost: int) -> None:
+        if mask == full:
+            if (len(chosen), cost) < best[1]:
+                best[0], best[1] = list(chosen), (len(chosen), cost)
+            return
+        if (len(chosen) + 1, cost) >= best[1]:
+            return
+        low = (~mask & full) & -(~mask & full)  # the first way still open
+        for o in options:
+            if o[0] & low and o[2].id not in units:
+                chosen.append(o)
+                units.add(o[2].id)
+                dfs(mask | o[0], chosen, units, cost + o[1])
+                chosen.pop()
+                units.discard(o[2].id)
+
+    dfs(0, [], set(), 0)
+    return best[0]
 
 
 def _cut(view: View, closers: list[tuple[PUnit, int]], target: int) -> bool:
