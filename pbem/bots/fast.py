@@ -248,7 +248,10 @@ def _plan(sit: Situation) -> list[dict]:
     free = {u.id: u for u in _mine(sit) if not u.flags.get("moved")}
     plans: list[dict] = []
     held: frozenset[str] = frozenset()
-    left = set(_frontier(sit, list(free.values())))
+    edge = sit.from_edge()
+    # a pocket cut off from the map edge starves by itself (SUPPLY and CONTROL: Disrupted, then eliminated): its
+    # positions are not worth the forward step an attack costs, unless a city is in it
+    left = {t for t in _frontier(sit, list(free.values())) if t in edge or sit.data.vp(t)}
     while left:
         ranked = sorted(left, key=lambda t: (-_worth(sit, t, held, fields), t))
         for t in ranked:
