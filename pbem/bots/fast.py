@@ -208,6 +208,7 @@ def _holding(sit: Situation) -> set[str]:
 
 BIG_STACK = 6  # defenders beyond which an attack is weighed only when it kills them all whatever they do
 GAMBLE = 3  # the most face-down defenders an attack is risked on in the hope that they are Weak
+STORM = 4  # the most defenders of a city still fed from the map edge worth gathering for an assault
 
 
 # --- the plan of attacks (both steps) ------------------------------------------------------------------------
@@ -272,7 +273,11 @@ def _attack(sit: Situation, t: str, free: dict, bad_weather: bool, fields: dict,
     reach = panzer_reach(sit)
     group: dict[str, str] = {}
     per_link: dict[str, list] = {}
+    ring_work = bool(sit.data.vp(t)) or _guards_city(sit, t)
     for u in sorted(free.values(), key=lambda u: (u.type != ARMY, u.id)):
+        field = fields.get(_sector(sit, u)) or {}
+        if not ring_work and field.get(t, 9) > field.get(u.location, 9):
+            continue  # no attack back away from the cities, but for a ring's work
         start = None
         if sit.data.linked(u.location, t):
             start = u.location
@@ -387,8 +392,11 @@ def _spots(sit: Situation, plans: list[dict]) -> dict[str, float]:
     held = frozenset(p["target"] for p in plans)
     near = _distances(sit, sorted({u.location for u in sit.on_map(GERMAN) if u.location}))
     worth: dict[str, float] = {}
+    edge = sit.from_edge()
     for t in sorted(p for p, d in near.items() if d <= 4 and _target(sit, p) and p not in held):
         worth[t] = _worth(sit, t, held, fields)
+        if sit.data.vp(t) and t in edge and len(sit.at(t, SOVIET)) > STORM:
+            worth[t] -= 30.0 * sit.data.vp(t)  # not to be stormed while fed: its ring is the way in
     spots: dict[str, float] = {}
     for t, w in worth.items():
         for s in sit.data.links(t):
