@@ -10,11 +10,9 @@ from __future__ import annotations
 import sys
 from collections import Counter
 
-from pbem.bots import orders_file
 from pbem.bots.spi.view import View
-from pbem.core import game
 from pbem.rulesets.spi_barbarossa import campaign
-from pbem.selfplay import Game, start
+from pbem.selfplay import Game, _step, start
 
 
 def main() -> None:
@@ -23,10 +21,8 @@ def main() -> None:
     state, secrets = start(job)
     fights: Counter[str] = Counter()
     while not state.over:
-        sides = game.ruleset_of(state).submitters(state)
         mover, phase, date = state.awaiting.side, state.phase, state.date
-        files = [orders_file(state, s, secrets.get(s), job.level_of(s)) for s in sides]
-        state = game.adjudicate(state, files, secrets=[secrets[s] for s in secrets if s not in sides]).state
+        state = _step(state, job.level_of, secrets)  # with the self-play stress checks
         for e in state.log.get("events", ()):
             if e["kind"] == "combat" and mover == "soviet":
                 d = e.get("data") or e
