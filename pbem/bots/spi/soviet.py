@@ -26,6 +26,8 @@ OFFENSIVE_FROM = "1943-07"
 
 def plan(view: View, level: str) -> list[dict]:
     marching, taken = march.plan(view)  # the Campaign Game: armies for the west edge (march.py)
+    # march.merge puts every rail move first (MOVEMENT (M)): the offensive plans its supply units' second-phase rail
+    # moves last, and the full check used to drop them as coming after other moves (RAIL_NOT_AT_START)
     if offense.attacking(view):
         return march.merge(marching, offense.plan(view, level, taken))
     return march.merge(marching, _defend(view, taken))
