@@ -63,7 +63,8 @@ def plan(view: View) -> tuple[list[dict], dict[str, int]]:
     taken: dict[str, int] = {}
     orders: list[dict] = []
     exited = len(campaign.exited_armies(view.pos))
-    leaving = [u for u in view.mine() if u.ct.size == "army" and u.loc in set(edge) and view.can_move(u)]
+    on_edge = set(edge)
+    leaving = [u for u in view.mine() if u.ct.size == "army" and u.loc in on_edge and view.can_move(u)]
     leaving = leaving[:max(0, ARMIES - exited)]  # those beyond stay on the edge: on the supply line's last hexes
     if leaving:
         orders.append({"exit": [u.id for u in leaving]})
@@ -84,7 +85,7 @@ def plan(view: View) -> tuple[list[dict], dict[str, int]]:
         if dest is not None:
             orders.insert(0, {"rail": u.id, "path": [view.board.ids[h] for h in view.rail_reach(u).path(u.loc, dest)]})
         else:
-            def score(h: int, cost: int, unit: PUnit = u) -> float:
+            def score(h: int, cost: int) -> float:
                 return (-10.0 * west.get(h, 99) - (100.0 if not fed(h) else 0.0)
                         - (6.0 if near.get(h, 9) <= 1 else 0.0) - 0.01 * cost)
             dest = best_destination(view, u, ends, score)
