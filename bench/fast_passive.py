@@ -1,9 +1,10 @@
 """How many victory points the Barbarossa Fast German bot takes against Russians who never move or attack (they
-place their replacements and set up as the random-legal bot does, and submit no orders in their movement step):
+set up and place their replacements as the rulebook's solitaire Russian does, or with `random` as the random-legal
+bot does, and submit no orders in their movement step):
 an upper bound on what the German gets against the random bot, and evidence for docs/selfplay.md on whether the
 German's misses are the bot's or the reconstructed map's and victory level's.
 
-    .venv/bin/python bench/fast_passive.py [GAMES] [SEED]
+    .venv/bin/python bench/fast_passive.py [GAMES] [SEED] [random]
 """
 from __future__ import annotations
 
@@ -16,10 +17,11 @@ from pbem.core import game, solitaire
 from pbem.selfplay import Game, start
 
 SCENARIO = "barbarossa-fast/june-1941"
+LEVELS = ("soviet=random",) if "random" in sys.argv[1:] else ()
 
 
 def one(seed: str) -> dict:
-    job = Game(SCENARIO, seed, 400, (), ("russian=random",))
+    job = Game(SCENARIO, seed, 400, (), LEVELS)
     state, secrets = start(job)
     while not state.over:
         sides = game.ruleset_of(state).submitters(state)
@@ -37,7 +39,7 @@ def one(seed: str) -> dict:
 
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 12
-    seed = sys.argv[2] if len(sys.argv) > 2 else "passive"
+    seed = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] != "random" else "passive"
     with ProcessPoolExecutor(2) as pool:
         rows = list(pool.map(one, [f"{seed}-{i}" for i in range(games)]))
     for r in rows:
