@@ -2,9 +2,11 @@
 the German plays for the victory points (General Rules: the cities he holds at the end, a cut-off Leningrad 1):
 
 - every Russian position he can attack this turn is worth (`_worth`) a victory city's points, what its capture adds
-  to a ring round the Russian cities (next to a city; cutting a city and its units off from the map edge, by the
-  rules' own supply trace: a cut-off city feeds 2 units and gets no replacements, the rest are Disrupted and then
-  eliminated, SUPPLY and CONTROL) and the way forward to his sector's nearest city;
+  to a ring round the Russian cities (next to a city; each of a city's ways out to the map edge it closes, the
+  last ones most, since a ring takes several turns (`_siege`); cutting a city and its units off from the map edge,
+  by the rules' own supply trace: a cut-off city feeds 2 units and gets no replacements, the rest are Disrupted and
+  then eliminated, SUPPLY and CONTROL) and the way forward to his sector's nearest city; an empty Russian position
+  on a ring is a target too (an attack order occupies it, and a panzerkorps reaches it two links away);
 - he attacks the most valuable first, counting the captures already planned (so a ring closes), each with every
   free unit that can reach it down any of its links (at most one army and three panzerkorps a link, panzerkorps
   two links back), when the ruleset's own battle says they take it (face-down Russians as Strong, or as Weak for
@@ -12,8 +14,9 @@ the German plays for the victory points (General Rules: the cities he holds at t
   position beyond; each army group's luftflotte flies over its most valuable attack in range;
 - every other unit moves its bonus link (or stays) toward the attack spot it serves best next turn: the worth of
   the best target next to the spot, less 10 a link to go and 20 outside its army group's sector, with room for one
-  army and three panzerkorps a spot, plus what walking in adds to the ring; the units already by a spot claim it
-  first, and the last unit on a ring position stays (a city cut off stays cut off).
+  army and three panzerkorps a spot, plus what walking in adds to the ring and what a ring position next to Russian
+  stacks lacks to hold (`_threat`); the units already by a spot claim it first, and the last unit on a ring
+  position stays (a city cut off stays cut off).
 """
 from __future__ import annotations
 
@@ -124,10 +127,43 @@ def _worth(sit: Situation, t: str, held: frozenset[str], fields: dict[str, dict[
     return value + _ring(sit, t, held) + 3 * max(0, 6 - here) + len(sit.at(t, SOVIET))
 
 
+SIEGE = 24  # the worth of a city's points spread over the ring positions that still let it trace to the edge
+
+
+def _ways_out(sit: Situation, city: str, extra: frozenset[str]) -> int:
+    """How many of the city's neighbours still trace to the Russian map edge without passing through it, were
+    German units standing on `extra` as well: the positions a ring round it must still take (SUPPLY and CONTROL:
+    a city cut off feeds only 2 units and gets no replacements; the rest are Disrupted, then eliminated)."""
+    memo = sit.__dict__.setdefault("_bot_ways", {})
+    key = (city, extra)
+    if key not in memo:
+        scratch = Situation(sit.state, sit.data, None, "plan")
+        for i, place in enumerate(sorted(extra | {city})):
+            scratch.units[f"_plan{i}"] = Unit(f"_plan{i}", GERMAN, PANZER, place)
+        reach = scratch.from_edge()
+        memo[key] = sum(1 for n in sit.data.links(city) if n in reach)
+    return memo[key]
+
+
+def _siege(sit: Situation, t: str, held: frozenset[str]) -> float:
+    """What German units on t add to the rings round the Russian cities next to it: each way out they close is
+    worth a share of the city's points, the last ones most (a ring is built over several turns, and only the
+    closed ring pays: `_ring`)."""
+    value = 0.0
+    for c in _russian_cities(sit):
+        if c == t or not sit.data.linked(t, c) or sit.data.pos(c).get("edge"):
+            continue
+        before = _ways_out(sit, c, held)
+        after = _ways_out(sit, c, held | {t})
+        if after < before:
+            value += SIEGE * sit.data.vp(c) * (before - after) / before
+    return value
+
+
 def _ring(sit: Situation, t: str, held: frozenset[str]) -> float:
     """What German units standing on t add to the ring around the Russian cities: a place next to a city, and
     the cities and units it cuts off from the map edge (with the positions in `held`)."""
-    value = 0.0
+    value = _siege(sit, t, held)
     before, after = _edge_reach(sit, held), _edge_reach(sit, held | {t})
     for c in _russian_cities(sit):
         if c == t:
@@ -149,6 +185,9 @@ def _stand(sit: Situation, place: str) -> float:
     for c in _russian_cities(sit):
         if sit.data.linked(place, c):
             value += 4 * sit.data.vp(c)
+            if not sit.data.pos(c).get("edge") and place in opened and place not in now:
+                ways = _ways_out(sit, c, frozenset())
+                value += SIEGE * sit.data.vp(c) / (ways + 1)  # leaving it opens one more way out
         if c not in now and c in opened:
             value += 15 * sit.data.vp(c)
     return value + 2 * sum(1 for u in sit.on_map(SOVIET) if u.location not in now and u.location in opened)
@@ -169,6 +208,7 @@ def _holding(sit: Situation) -> set[str]:
 
 BIG_STACK = 6  # defenders beyond which an attack is weighed only when it kills them all whatever they do
 GAMBLE = 3  # the most face-down defenders an attack is risked on in the hope that they are Weak
+STORM = 4  # the most defenders of a city still fed from the map edge worth gathering for an assault
 
 
 # --- the plan of attacks (both steps) ------------------------------------------------------------------------
@@ -180,11 +220,21 @@ def _frontier(sit: Situation, units: list) -> list[str]:
     """Enemy positions these units can attack this turn: linked to them, or for panzerkorps two links away
     through a friendly position (OPERATIONAL MOVEMENT)."""
     reach = panzer_reach(sit)
-    out = {n for u in units for n in sit.data.links(u.location) if _enemy(sit, n)}
+    out = {n for u in units for n in sit.data.links(u.location) if _target(sit, n)}
     if reach >= 2:
         out |= {t for u in units if u.type == PANZER for p in sit.data.links(u.location)
-                if sit.owner(p) == GERMAN and _open(sit, p) for t in sit.data.links(p) if _enemy(sit, t)}
+                if sit.owner(p) == GERMAN and _open(sit, p) for t in sit.data.links(p) if _target(sit, t)}
     return sorted(out)
+
+
+def _target(sit: Situation, place: str) -> bool:
+    """A position worth an attack order: one the Germans must attack to enter (`_enemy`), or an empty
+    Russian-controlled one on a ring round a Russian city, which an attack order occupies (GROUND COMBAT: a
+    panzerkorps reaches it two links away, where a bonus link goes one)."""
+    if _enemy(sit, place):
+        return True
+    return (sit.owner(place) == SOVIET and not sit.at(place) and sit.data.kind(place) not in ("german-base", "offboard")
+            and _siege(sit, place, frozenset()) > 0)
 
 
 def _plan(sit: Situation) -> list[dict]:
@@ -199,7 +249,10 @@ def _plan(sit: Situation) -> list[dict]:
     free = {u.id: u for u in _mine(sit) if not u.flags.get("moved")}
     plans: list[dict] = []
     held: frozenset[str] = frozenset()
-    left = set(_frontier(sit, list(free.values())))
+    edge = sit.from_edge()
+    # a pocket cut off from the map edge starves by itself (SUPPLY and CONTROL: Disrupted, then eliminated): its
+    # positions are not worth the forward step an attack costs, unless a city is in it
+    left = {t for t in _frontier(sit, list(free.values())) if t in edge or sit.data.vp(t)}
     while left:
         ranked = sorted(left, key=lambda t: (-_worth(sit, t, held, fields), t))
         for t in ranked:
@@ -220,7 +273,11 @@ def _attack(sit: Situation, t: str, free: dict, bad_weather: bool, fields: dict,
     reach = panzer_reach(sit)
     group: dict[str, str] = {}
     per_link: dict[str, list] = {}
+    ring_work = bool(sit.data.vp(t)) or _guards_city(sit, t)
     for u in sorted(free.values(), key=lambda u: (u.type != ARMY, u.id)):
+        field = fields.get(_sector(sit, u)) or {}
+        if not ring_work and field.get(t, 9) > field.get(u.location, 9):
+            continue  # no attack back away from the cities, but for a ring's work
         start = None
         if sit.data.linked(u.location, t):
             start = u.location
@@ -335,8 +392,11 @@ def _spots(sit: Situation, plans: list[dict]) -> dict[str, float]:
     held = frozenset(p["target"] for p in plans)
     near = _distances(sit, sorted({u.location for u in sit.on_map(GERMAN) if u.location}))
     worth: dict[str, float] = {}
-    for t in sorted(p for p, d in near.items() if d <= 4 and _enemy(sit, p) and p not in held):
+    edge = sit.from_edge()
+    for t in sorted(p for p, d in near.items() if d <= 4 and _target(sit, p) and p not in held):
         worth[t] = _worth(sit, t, held, fields)
+        if sit.data.vp(t) and t in edge and len(sit.at(t, SOVIET)) > STORM:
+            worth[t] -= 30.0 * sit.data.vp(t)  # not to be stormed while fed: its ring is the way in
     spots: dict[str, float] = {}
     for t, w in worth.items():
         for s in sit.data.links(t):
@@ -380,6 +440,17 @@ def _bonus_moves(sit: Situation, plans: list[dict], attacking: set[str]) -> list
 
     movers = sorted((u for u in _mine(sit) if u.id not in attacking and not u.flags.get("moved")),
                     key=lambda u: (nearest(u), u.type != ARMY, u.id))
+    hold: dict[str, int] = {}  # what the German units staying on a position can take before the Russians have it
+    for x in sit.on_map(GERMAN):
+        if x.type != LUFTFLOTTE and x.id not in attacking:
+            hold[x.location] = hold.get(x.location, 1) + _hold(x)
+
+    def guard(place: str, change: int) -> float:  # what `change` hold points on a ring position are worth
+        if not _guards_city(sit, place):
+            return 0.0
+        short = _threat(sit, place) + 1 - hold.get(place, 1)
+        return GUARD * (min(change, max(0, short)) if change > 0 else -max(0, min(-change, short - change)))
+
     for u in movers:
         if u.location in keep and u.location not in kept:
             kept.add(u.location)
@@ -392,6 +463,8 @@ def _bonus_moves(sit: Situation, plans: list[dict], attacking: set[str]) -> list
         best: tuple | None = None
         for o in options:
             gain = _ring(sit, o, standing) if o != u.location and o not in standing else 0.0  # walking into the ring
+            if o != u.location:  # a ring position its Russian neighbours could retake needs more units
+                gain += guard(o, _hold(u)) + guard(u.location, -_hold(u))
             for s, w in spots.items():
                 d = dists[s].get(o)
                 if d is None:
@@ -413,7 +486,33 @@ def _bonus_moves(sit: Situation, plans: list[dict], attacking: set[str]) -> list
             out.append({"bonus": u.id, "to": o})
             standing = standing | {o}
             staying[u.location] -= 1
+            hold[u.location] -= _hold(u)
+            hold[o] = hold.get(o, 1) + _hold(u)
     return out
+
+
+GUARD = 10  # the worth of a hold point a ring position lacks against the Russian units next to it
+
+
+def _hold(u: Any) -> int:
+    """The hits a German unit takes before it must leave a defended position (GROUND COMBAT RESOLUTION: a
+    2-factor army absorbs one and stays, a panzerkorps falls back at the first)."""
+    return 2 if u.type == ARMY else 1
+
+
+def _guards_city(sit: Situation, place: str) -> bool:
+    """A position next to a Russian city (not on the map edge): part of a ring round it."""
+    return any(sit.data.linked(place, c) and not sit.data.pos(c).get("edge") for c in _russian_cities(sit))
+
+
+def _threat(sit: Situation, place: str) -> int:
+    """The most hits the Russians could bring on `place` next turn: up to 3 units down each link (GROUND
+    COMBAT), face-down ones counted as 1 factor (the solitaire rule), less the 1 the position absorbs."""
+    hits = 0
+    for n in sit.data.links(place):
+        here = sorted((sit.factor(u) for u in sit.at(n, SOVIET) if not sit.disrupted(u)), reverse=True)
+        hits += sum(here[:3])
+    return hits
 
 
 # --- the attack step ---------------------------------------------------------------------------------------

@@ -81,6 +81,7 @@ def selfplay(scenario: str, games: int, workers: int | None, seed: str, max_step
     from .. import batch as b
     from .. import selfplay as sp
     from ..bots import check_level
+    from ..core import game
     from ..dispatch import run_parallel
 
     for v in levels:
@@ -88,7 +89,11 @@ def selfplay(scenario: str, games: int, workers: int | None, seed: str, max_step
     jobs = [sp.Game(scenario, seed if games == 1 and seed != "selfplay" else f"{seed}-{i}", max_steps,
                     tuple(sorted(set(options))), tuple(levels)) for i in range(games)]
     if jobs:
-        sp.start(jobs[0])  # an unknown scenario or option is refused once (exit 2), not by every game
+        first, _ = sp.start(jobs[0])  # an unknown scenario or option is refused once (exit 2), not by every game
+        sides = game.ruleset_of(first).sides
+        for v in levels:  # a side the game does not have would otherwise be played silently at the default level
+            if "=" in v and v.partition("=")[0] not in sides:
+                raise UsageError(f"--level {v}: this game's sides are {', '.join(sides)}", where=scenario)
     if page:  # refused now, not after the games
         from .. import selfplay_report
 

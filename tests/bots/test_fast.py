@@ -85,7 +85,8 @@ def test_the_german_closes_the_ring_around_a_crowded_city():
     assert fast._ring(sit, "Poltava", frozenset()) > fast._ring(sit, "Stalino", frozenset())
     items = fast.orders(state, "german", None)
     assert violations(state, "german", items) == []
-    assert {"bonus": "ge-3pz", "to": "Poltava"} in items
+    assert {"bonus": "ge-3pz", "to": "Poltava"} in items or any(  # a bonus link, or an attack order occupying it
+        p["target"] == "Poltava" and "ge-3pz" in p["with"] for p in fast._plan(_sit(state)))
     assert not any(o.get("attack") == "Kiev" for o in fast._plan(_sit(state)))  # six defenders: not by storm
 
 
@@ -111,3 +112,34 @@ def test_a_unit_keeping_a_city_cut_off_stays():
     assert {"Gomel", "Zhitomir", "Uman", "Poltava"} <= fast._holding(sit)
     moved = {o["bonus"] for o in fast.orders(state, "german", None) if "bonus" in o}
     assert not {"ge-6a", "ge-17a", "ge-11a", "ge-3pz"} & moved
+
+
+def test_each_way_out_of_a_city_the_germans_close_is_worth_more_than_the_last():
+    """A ring round a city is built over several turns (SUPPLY and CONTROL: only a city cut off from the map edge
+    starves): closing one of Smolensk's two open ways out is worth a share of its point, closing the last is worth
+    the whole share, and the bot's frontier takes in the empty way out (an attack order occupies it)."""
+    state = _placed(_to("german-movement", 2), {"ge-4a": "Minsk", "ge-9a": "Vitebsk", "ge-47pz": "Gomel"},
+                    {"Smolensk": 6, "Bryansk": 0, "Vyazma": 0})
+    sit = _sit(state)
+    assert fast._ways_out(sit, "Smolensk", frozenset()) == 2  # Bryansk and Vyazma
+    assert fast._ways_out(sit, "Smolensk", frozenset({"Bryansk"})) == 1
+    first = fast._siege(sit, "Bryansk", frozenset())
+    last = fast._siege(sit, "Vyazma", frozenset({"Bryansk"}))
+    assert 0 < first < last
+    assert fast._siege(sit, "Pskov", frozenset()) == 0  # next to no Russian city
+    assert "Bryansk" in fast._frontier(sit, [state.unit("ge-47pz")])
+
+
+def test_a_thin_ring_position_next_to_a_russian_stack_is_reinforced():
+    """Minsk and Vitebsk, two of Smolensk's neighbours, hold German units; five Russians stand in Smolensk. With no
+    attack planned, the bonus moves leave neither ring position empty, and Vitebsk's lone panzerkorps is joined
+    (the Russians could push one panzerkorps off: it falls back at the first hit past the one the position
+    absorbs, GROUND COMBAT RESOLUTION)."""
+    state = _placed(_to("german-movement", 2), {"ge-46pz": "Vitebsk", "ge-9a": "Minsk", "ge-24pz": "Minsk",
+                                               "ge-47pz": "Minsk"}, {"Smolensk": 5, "Velikiye Luki": 0})
+    sit = _sit(state)
+    assert fast._threat(sit, "Vitebsk") >= 3  # three face-down Russians down the link, counted as 1 each
+    moves = {o["bonus"]: o["to"] for o in fast._bonus_moves(sit, [], set())}
+    where = {uid: moves.get(uid, state.unit(uid).location) for uid in ("ge-46pz", "ge-9a", "ge-24pz", "ge-47pz")}
+    assert "Minsk" in where.values()
+    assert sum(1 for p in where.values() if p == "Vitebsk") >= 2

@@ -66,6 +66,9 @@ def test_levels_per_side_and_in_what_reproduces_a_game():
         "codeword-barbarossa/june-1940", "lv", levels=("german=random",)).reproduce()
     r = run(main, ["selfplay", "codeword-barbarossa/june-1940", "--games", "1", "--level", "genius"])
     assert r.exit_code == 2 and "unknown bot level 'genius'" in r.output
+    # a side the game does not have (Barbarossa Fast's Russians are `soviet`) is refused, not played at level 2
+    r = run(main, ["selfplay", "barbarossa-fast/june-1941", "--games", "1", "--level", "russian=random"])
+    assert r.exit_code == 2 and "sides are german, soviet" in r.output and "Traceback" not in r.output
 
 
 def test_a_match_reports_winner_key_cities_crisis_and_the_bots_cost():

@@ -81,3 +81,20 @@ def test_the_1941_and_1942_soviet_stays_the_defender():
     for scenario in ("spi-barbarossa/barbarossa-1941", "spi-barbarossa/stalingrad-1942"):
         state = game.new_game(scenario, game_id="bots-offense", seed="off", setup="historical")
         assert not offense.attacking(View.of(state, "soviet"))
+
+
+def test_the_supply_units_rail_moves_of_the_second_phase_come_first_and_are_kept(berlin):
+    """MOVEMENT (M), (O): support units go by rail in the second movement phase, and rail moves come at the
+    beginning of the phase, before any other move (RAIL_NOT_AT_START). The offensive plans the supply units last;
+    their rail orders must still lead the file, or the full check drops them."""
+    _, _, after, _ = berlin
+    assert after.phase == "second-movement" and after.awaiting.side == "soviet"
+    items = spi.orders(after, "soviet", None)
+    kinds = ["rail" if "rail" in x else "other" for x in items]
+    assert "rail" in kinds
+    assert kinds == sorted(kinds, key=lambda k: k != "rail")  # every rail order before every other order
+    supplies = {s.id for s in View.of(after, "soviet").pos.supply_units("soviet")}
+    assert any(x["rail"] in supplies for x in items if "rail" in x)
+    draft = OrdersFile(after.game, "soviet", after.step, after.hash(), tuple(freeze(x) for x in items),
+                       freeze({"crt": "auto"}))
+    assert game.ruleset_of(after).validate(after, [draft]) == []

@@ -21,6 +21,7 @@ from ...board.bits import has, places_of
 from ...rulesets.spi_barbarossa.position import PUnit
 from ...rulesets.spi_barbarossa.supply import attack_supply_bits
 from . import attacks as planner
+from . import march
 from .attacks import Ends, Plan, attack_order
 from .moves import best_destination, cities, enter, move_order, passes_city, vp
 from .view import View
@@ -50,11 +51,12 @@ class Sector:
     value: float
 
 
-def plan(view: View, level: str) -> list[dict]:
+def plan(view: View, level: str, taken: dict[str, int] | None = None) -> list[dict]:
     """The Soviet's orders for one movement phase of his offensive (both levels alike: it costs about a defender's
-    turn, docs/selfplay.md)."""
+    turn, docs/selfplay.md); the units in `taken` (the Campaign Game's marchers, march.py) are someone else's."""
     ends = Ends(view)
     moved: set[str] = set()
+    march.reserve(view, ends, moved, taken or {})
     axis = [u for u in view.theirs() if not u.ct.support]
     near = view.distances([u.loc for u in axis])
     targets = set(cities(view, owner=view.foe))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ...rulesets.spi_barbarossa.position import PUnit
-from . import offense
+from . import march, offense
 from .attacks import Ends, attack_order, plan_attacks
 from .moves import best_destination, cities, enter, move_order, vp
 from .view import View
@@ -25,11 +25,19 @@ OFFENSIVE_FROM = "1943-07"
 
 
 def plan(view: View, level: str) -> list[dict]:
+    marching, taken = march.plan(view)  # the Campaign Game: armies for the west edge (march.py)
+    # march.merge puts every rail move first (MOVEMENT (M)): the offensive plans its supply units' second-phase rail
+    # moves last, and the full check used to drop them as coming after other moves (RAIL_NOT_AT_START)
     if offense.attacking(view):
-        return offense.plan(view, level)
+        return march.merge(marching, offense.plan(view, level, taken))
+    return march.merge(marching, _defend(view, taken))
+
+
+def _defend(view: View, taken: dict[str, int]) -> list[dict]:
     ends = Ends(view)
     orders: list[dict] = []
     moved: set[str] = set()
+    march.reserve(view, ends, moved, taken)
     axis = [u for u in view.theirs() if not u.ct.support]
     near = view.distances([u.loc for u in axis])
     raid = view.distances([u.loc for u in axis if u.ct.motorized], limit=RAID)
