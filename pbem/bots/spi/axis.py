@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Callable
 
 from ...rulesets.spi_barbarossa.position import PUnit
-from . import encircle
+from . import encircle, offense
 from .attacks import Ends, attack_order, plan_attacks, worth
 from .moves import best_destination, cities, enter, move_order, passes_city, vp
 from .view import View
@@ -45,7 +45,10 @@ def plan(view: View, level: str) -> list[dict]:
             moves.append(move_order(view, p.supply, p.supply_at))  # SUPPLY (C): in range at the instant of combat
         moved.add(p.supply.id)
     moves += _take(view, ends, moved, targets)
-    moves += encircle.plan(view, ends, moved)
+    if not offense.attacking(view):  # the Axis pockets while it is the attacker: from July 1943 (and the winter
+        # from November 1942) the Soviet is, and pockets then made the Axis win every Zitadelle game (10 of 10 on
+        # the same seeds, against 4 and 6 draws)
+        moves += encircle.plan(view, ends, moved)
     moves += _panzers(view, ends, moved, targets, weigh_supply=level != "1")
     moves += _garrison(view, ends, moved, near)
     moves += _infantry(view, ends, moved, near, targets)
