@@ -16,7 +16,7 @@ from typing import Callable
 from ...rulesets.spi_barbarossa.position import PUnit
 from . import encircle, offense
 from .attacks import Ends, attack_order, plan_attacks, worth
-from .moves import best_destination, cities, enter, move_order, passes_city, vp
+from .moves import best_destination, cheapest_to, cities, enter, move_order, passes_city, vp
 from .view import View
 
 # 2-1 where the attack's value, its chance of an AE priced in, says so: at 3-1 only, the armies stood idle once the
@@ -82,15 +82,9 @@ def _take(view: View, ends: Ends, moved: set[str], targets: set[int]) -> list[di
     for h in sorted(key & targets, key=lambda c: (-vp(view, c), view.board.ids[c])):
         if h not in targets or view.enemy_at(h):
             continue
-        best = None
-        for u in view.mine():
-            if u.id in moved or u.ct.support or not ends.room(h, u):
-                continue
-            cost = view.reach(u).cost.get(h)
-            if cost is not None and (best is None or (u.ct.motorized, cost, u.id) < best[0]):
-                best = ((u.ct.motorized, cost, u.id), u)
-        if best is not None:
-            out.append(_go(view, best[1], h, ends, moved, targets))
+        u = cheapest_to(view, ends, moved, h, lambda x, cost: (x.ct.motorized, cost))
+        if u is not None:
+            out.append(_go(view, u, h, ends, moved, targets))
     return out
 
 

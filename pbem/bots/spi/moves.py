@@ -38,6 +38,18 @@ def best_destination(view: View, u: PUnit, ends: Ends, score: Callable[[int, int
     return best
 
 
+def cheapest_to(view: View, ends: Ends, moved: set[str], h: int, rank: Callable[[PUnit, int], tuple]) -> PUnit | None:
+    """The free ground unit with room in h that reaches it this phase, least by rank(unit, movement points)."""
+    best = None
+    for u in view.mine():
+        if u.id in moved or u.ct.support or not ends.room(h, u):
+            continue
+        cost = view.reach(u).cost.get(h)
+        if cost is not None and (best is None or (rank(u, cost), u.id) < best[0]):
+            best = ((rank(u, cost), u.id), u)
+    return best[1] if best is not None else None
+
+
 def move_order(view: View, u: PUnit, dest: int) -> dict:
     path = view.reach(u).path(u.loc, dest)
     return {"move": u.id, "path": [view.board.ids[h] for h in path]}
