@@ -134,15 +134,8 @@ def _ways_out(sit: Situation, city: str, extra: frozenset[str]) -> int:
     """How many of the city's neighbours still trace to the Russian map edge without passing through it, were
     German units standing on `extra` as well: the positions a ring round it must still take (SUPPLY and CONTROL:
     a city cut off feeds only 2 units and gets no replacements; the rest are Disrupted, then eliminated)."""
-    memo = sit.__dict__.setdefault("_bot_ways", {})
-    key = (city, extra)
-    if key not in memo:
-        scratch = Situation(sit.state, sit.data, None, "plan")
-        for i, place in enumerate(sorted(extra | {city})):
-            scratch.units[f"_plan{i}"] = Unit(f"_plan{i}", GERMAN, PANZER, place)
-        reach = scratch.from_edge()
-        memo[key] = sum(1 for n in sit.data.links(city) if n in reach)
-    return memo[key]
+    reach = _edge_reach(sit, extra | {city})  # the city itself blocked: no way out through it
+    return sum(1 for n in sit.data.links(city) if n in reach)
 
 
 def _siege(sit: Situation, t: str, held: frozenset[str]) -> float:
