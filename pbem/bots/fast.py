@@ -255,8 +255,50 @@ def _plan(sit: Situation) -> list[dict]:
                 plans.append(p)
                 held = held | {t}
                 break
+    plans += _grinds(sit, free, bad_weather, fields, held)
     sit.__dict__["_bot_plan"] = plans
     return plans
+
+
+def _grinds(sit: Situation, free: dict, bad_weather: bool, fields: dict, held: frozenset[str]) -> list[dict]:
+    """Attacks that do not take a Russian city but wear its garrison down, with the free units already next to it:
+    a German unit Disrupted in its own attack recovers at the end of the step (GAME-TURN SEQUENCE 5), a Russian one
+    hit now does not (step 4), cannot move or attack in his turn (DISRUPTION) and, attacked again next turn before
+    it recovers (step 3), dies to one hit less. Kept only where the rules' own battle, face-down Russians taken
+    as Strong, eliminates no German unit and hurts at least one Russian one."""
+    out = []
+    for t in sorted(c for c in _russian_cities(sit) if c not in held and sit.at(c, SOVIET)):
+        group = {u.id: u.location for u in sorted(free.values(), key=lambda u: (u.type != ARMY, u.id))
+                 if sit.data.linked(u.location, t)}
+        trimmed: dict[str, str] = {}
+        for uid, start in group.items():  # one army and three panzerkorps a link (GROUND COMBAT)
+            same = [x for x, st in trimmed.items() if st == start and sit.units[x].type == sit.units[uid].type]
+            if len(same) < (ARMY_ROOM if sit.units[uid].type == ARMY else PANZER_ROOM):
+                trimmed[uid] = start
+        if trimmed and _wears(sit, t, trimmed):
+            for uid in trimmed:
+                free.pop(uid)
+            out.append({"target": t, "with": trimmed, "worth": 0.0, "fields": fields})
+    return out
+
+
+def _wears(sit: Situation, target: str, jump: dict[str, str]) -> bool:
+    """Whether this attack hurts the defenders and loses no German unit, by the ruleset's own battle on a scratch
+    copy (face-down Russians taken as Strong: the most fire they can have)."""
+    from ..rulesets.barbarossa_fast.battle import Assault, fight
+
+    if len(sit.at(target, SOVIET)) > BIG_STACK:
+        return False
+    scratch = Situation(sit.state, sit.data, None, "plan")
+    for u in list(scratch.units.values()):
+        if u.side == SOVIET and u.type == "unknown":
+            scratch.put(u.id, type="strong")
+    answers = {k: dict(v) for k, v in sit.state.answers.items()}
+    before = {u.id: (u.status, sit.disrupted(u)) for u in scratch.at(target, SOVIET)}
+    fight(scratch, Assault(GERMAN, target, dict(jump)), answers, blitz=False)
+    if any(scratch.units[uid].status != "active" for uid in jump):
+        return False
+    return any((scratch.units[uid].status, scratch.disrupted(scratch.units[uid])) != was for uid, was in before.items())
 
 
 def _attack(sit: Situation, t: str, free: dict, bad_weather: bool, fields: dict, worth: float) -> dict | None:

@@ -143,3 +143,28 @@ def test_a_thin_ring_position_next_to_a_russian_stack_is_reinforced():
     where = {uid: moves.get(uid, state.unit(uid).location) for uid in ("ge-46pz", "ge-9a", "ge-24pz", "ge-47pz")}
     assert "Minsk" in where.values()
     assert sum(1 for p in where.values() if p == "Vitebsk") >= 2
+
+
+def test_the_german_wears_down_a_city_he_cannot_take_yet():
+    """Smolensk holds four face-down Russians, too many to take with two armies and a panzerkorps (taken as
+    Strong they need the hit the fortress absorbs and two each), too many to gamble on (`GAMBLE`). The units next
+    to it attack anyway (a German unit Disrupted in its own attack recovers at the end of the step, GAME-TURN
+    SEQUENCE 5; a Russian one hit now does not, step 4), because the ruleset's own battle says the attack loses
+    no German unit and hurts the defenders, even were they all Strong."""
+    state = _placed(_to("german-movement", 2), {"ge-4a": "Minsk", "ge-24pz": "Minsk", "ge-9a": "Vitebsk"},
+                    {"Smolensk": 4})
+    sit = _sit(state)
+    assert len(sit.at("Smolensk", "soviet")) == 4 > fast.GAMBLE
+    grind = [p for p in fast._plan(sit) if p["target"] == "Smolensk"]
+    assert grind and {"ge-4a", "ge-9a"} <= set(grind[0]["with"])
+    assert not fast.takes(sit, "Smolensk", grind[0]["with"])
+    assert fast._wears(sit, "Smolensk", grind[0]["with"])
+    moved = {o["bonus"] for o in fast.orders(state, "german", None) if "bonus" in o}
+    assert not moved & set(grind[0]["with"])  # they stay to attack
+
+
+def test_no_wearing_attack_that_could_lose_a_unit():
+    """A lone panzerkorps next to a Smolensk of four Russians: their fire (four, and the city's one) could
+    eliminate it (a hit more than its factor, GROUND COMBAT RESOLUTION), so it does not attack."""
+    state = _placed(_to("german-movement", 2), {"ge-24pz": "Minsk"}, {"Smolensk": 4})
+    assert not fast._wears(_sit(state), "Smolensk", {"ge-24pz": "Minsk"})
