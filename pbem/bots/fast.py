@@ -255,9 +255,38 @@ def _plan(sit: Situation) -> list[dict]:
                 plans.append(p)
                 held = held | {t}
                 break
+    _join(sit, plans, free, fields)
     plans += _grinds(sit, free, bad_weather, fields, held)
     sit.__dict__["_bot_plan"] = plans
     return plans
+
+
+def _join(sit: Situation, plans: list[dict], free: dict, fields: dict) -> None:
+    """The free units left over join a planned attack on a position nearer their goal (Leningrad for Army Group
+    North on its march, else their sector's nearest Russian city), within one army and three panzerkorps a link
+    (GROUND COMBAT): the attackers move onto the position it takes, a link nearer, where a unit that waits
+    stays where it is (an army moves one link a turn, by bonus link or attack)."""
+    reach = panzer_reach(sit)
+    march = _leningrad_march(sit)
+    for u in sorted(free.values(), key=lambda u: (u.type != ARMY, u.id)):
+        if not march or _sector(sit, u) != "north":
+            continue
+        field = march
+        for p in plans:
+            t = p["target"]
+            if field.get(t, 99) >= field.get(u.location, 99):
+                continue
+            start = u.location if sit.data.linked(u.location, t) else None
+            if start is None and u.type == PANZER and reach >= 2:
+                start = next((x for x in sorted(sit.data.links(u.location)) if sit.data.linked(x, t)
+                              and sit.owner(x) == GERMAN and _open(sit, x)), None)
+            if start is None:
+                continue
+            same = [x for x, st in p["with"].items() if st == start and sit.units[x].type == u.type]
+            if len(same) < (ARMY_ROOM if u.type == ARMY else PANZER_ROOM):
+                p["with"][u.id] = start
+                free.pop(u.id)
+                break
 
 
 def _grinds(sit: Situation, free: dict, bad_weather: bool, fields: dict, held: frozenset[str]) -> list[dict]:
@@ -309,9 +338,13 @@ def _attack(sit: Situation, t: str, free: dict, bad_weather: bool, fields: dict,
     group: dict[str, str] = {}
     per_link: dict[str, list] = {}
     ring_work = bool(sit.data.vp(t)) or _guards_city(sit, t)
+    march = _leningrad_march(sit)
     for u in sorted(free.values(), key=lambda u: (u.type != ARMY, u.id)):
         field = fields.get(_sector(sit, u)) or {}
-        if not ring_work and field.get(t, 9) > field.get(u.location, 9):
+        if march and _sector(sit, u) == "north":
+            if march.get(t, 99) >= march.get(u.location, 99) and t != LENINGRAD:
+                continue  # Army Group North marches on Leningrad: no attack that does not bring it nearer
+        elif not ring_work and field.get(t, 9) > field.get(u.location, 9):
             continue  # no attack back away from the cities, but for a ring's work
         start = None
         if sit.data.linked(u.location, t):
@@ -331,6 +364,8 @@ def _attack(sit: Situation, t: str, free: dict, bad_weather: bool, fields: dict,
     # it goes in with everything if the face-down defenders may be Weak
     sure = bool(group) and takes(sit, t, group)
     gamble = len(sit.at(t, SOVIET)) <= GAMBLE  # a big garrison is not all Weak (the cities get Strong units first)
+    if march and any(_sector(sit, sit.units[uid]) == "north" for uid in group):
+        gamble = len(sit.at(t, SOVIET)) <= BIG_STACK  # the march on Leningrad has no turn to lose
     if not group or not (sure or (gamble and takes(sit, t, group, assume="weak"))):
         return None
     if sure and len(sit.at(t, SOVIET)) <= GAMBLE:  # (the battle of a big stack is costly to weigh again and again)
@@ -486,11 +521,20 @@ def _bonus_moves(sit: Situation, plans: list[dict], attacking: set[str]) -> list
         short = _threat(sit, place) + 1 - hold.get(place, 1)
         return GUARD * (min(change, max(0, short)) if change > 0 else -max(0, min(-change, short - change)))
 
+    march = _leningrad_march(sit)
+    on_road: dict[tuple[str, str], int] = {}  # (position, type) -> marching units that will stand there
     for u in movers:
         if u.location in keep and u.location not in kept:
             kept.add(u.location)
             continue
         room = ARMY_ROOM if u.type == ARMY else PANZER_ROOM
+        if march and _sector(sit, u) == "north":
+            o = _step_toward(sit, u, march, standing, on_road)
+            if o != u.location:
+                out.append({"bonus": u.id, "to": o})
+                standing = standing | {o}
+                staying[u.location] -= 1
+            continue
         leave = _stand(sit, u.location) if staying[u.location] == 1 else 0.0  # the last one out opens the ring
         home = _sector(sit, u)
         options = [u.location] + [n for n in sorted(sit.data.links(u.location)) if _open(sit, n)
@@ -524,6 +568,45 @@ def _bonus_moves(sit: Situation, plans: list[dict], attacking: set[str]) -> list
             hold[u.location] -= _hold(u)
             hold[o] = hold.get(o, 1) + _hold(u)
     return out
+
+
+LENINGRAD = "Leningrad"
+CROWDED = 3  # Leningrad defenders beyond which Army Group North stops marching on it alone
+
+
+def _leningrad_march(sit: Situation) -> dict[str, int]:
+    """Army Group North's road to Leningrad (2 of the victory points, 5 links from its base: its armies have no
+    turn to spare on the way, one link a turn): the links from each position to Leningrad, or nothing once it is
+    German or holds more defenders than the army group alone can storm (then it plays as the others do)."""
+    memo = sit.__dict__.get("_bot_march")
+    if memo is None:
+        crowded = len(sit.at(LENINGRAD, SOVIET)) > CROWDED or any(
+            len(sit.at(c, SOVIET)) > STORM for c in _russian_cities(sit) if c != "Moscow")
+        memo = {} if sit.owner(LENINGRAD) == GERMAN or crowded else _distances(sit, [LENINGRAD])
+        sit.__dict__["_bot_march"] = memo
+    return memo
+
+
+def _step_toward(sit: Situation, u: Any, field: dict[str, int], standing: frozenset[str],
+                 load: dict[tuple[str, str], int]) -> str:
+    """The bonus link that brings u nearer the goal of `field` (or where it stays): next to the goal, another
+    position next to it when this one's link already has its army or three panzerkorps (GROUND COMBAT)."""
+    here = field.get(u.location, 99)
+    room = ARMY_ROOM if u.type == ARMY else PANZER_ROOM
+    if here == 1:
+        options = [u.location] + [n for n in sorted(sit.data.links(u.location)) if _open(sit, n) and field.get(n) == 1]
+    else:
+        options = [u.location] + [n for n in sorted(sit.data.links(u.location)) if _open(sit, n)
+                                  and sit.data.kind(n) not in ("offboard", "german-base") and field.get(n, 99) < here]
+
+    def score(o: str) -> tuple:
+        full = load.get((o, u.type), 0) >= room  # (its link onward already has its army or three panzerkorps)
+        near = field.get(o, 99) + (2 * full if field.get(o) == 1 else 0)
+        return (-near, not full, _ring(sit, o, standing) if o not in standing else 0.0, o == u.location, o)
+
+    best = max(options, key=score)
+    load[(best, u.type)] = load.get((best, u.type), 0) + 1
+    return best
 
 
 GUARD = 10  # the worth of a hold point a ring position lacks against the Russian units next to it
