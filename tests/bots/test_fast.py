@@ -168,3 +168,36 @@ def test_no_wearing_attack_that_could_lose_a_unit():
     eliminate it (a hit more than its factor, GROUND COMBAT RESOLUTION), so it does not attack."""
     state = _placed(_to("german-movement", 2), {"ge-24pz": "Minsk"}, {"Smolensk": 4})
     assert not fast._wears(_sit(state), "Smolensk", {"ge-24pz": "Minsk"})
+
+
+THIN = {c: 1 for c in ("Smolensk", "Kiev", "Odessa", "Kharkov", "Rostov", "Sevastopol")}  # as a random Russian leaves them
+
+
+def test_army_group_north_marches_on_leningrad():
+    """Army Group North's armies move one link a turn and Leningrad is five from their base: with Leningrad thinly
+    held, a North army on Daugavpils whose way on (Pskov) is empty takes its bonus link there, one position nearer
+    Leningrad, and not toward Smolensk; two North armies do not both wait on one link (one army a link, GROUND
+    COMBAT)."""
+    state = _placed(_to("german-movement", 2), {"ge-16a": "Daugavpils", "ge-18a": "Kaunas", "ge-41pz": "Kaunas"},
+                    {"Leningrad": 1, "Pskov": 0, "Riga": 0, "Vitebsk": 0, "Vilnius": 0, "Siauliai": 0, **THIN})
+    sit = _sit(state)
+    assert fast._leningrad_march(sit)["Daugavpils"] == 3
+    items = fast.orders(state, "german", None)
+    assert violations(state, "german", items) == []
+    bonus = {o["bonus"]: o["to"] for o in items if "bonus" in o}
+    assert bonus.get("ge-16a") == "Pskov"
+    field = fast._leningrad_march(sit)
+    for uid in ("ge-18a", "ge-41pz"):  # the others move nearer too, or stay
+        assert field[bonus.get(uid, state.unit(uid).location)] <= field[state.unit(uid).location]
+
+
+def test_the_march_on_leningrad_stops_when_the_russian_holds_his_cities_in_strength():
+    """Against a Russian who stacks his cities (the solitaire priorities: 2 units and 1 more for each German unit
+    that could attack), Army Group North alone cannot storm Leningrad: with Smolensk holding six, there is no
+    march, and its units play as the others do."""
+    state = _placed(_to("german-movement", 2), {"ge-16a": "Daugavpils"}, {**THIN, "Leningrad": 1, "Smolensk": 6})
+    assert fast._leningrad_march(_sit(state)) == {}
+    state = _placed(_to("german-movement", 2), {"ge-16a": "Daugavpils"}, {**THIN, "Leningrad": 4})
+    assert fast._leningrad_march(_sit(state)) == {}
+    state = _placed(_to("german-movement", 2), {"ge-16a": "Daugavpils"}, {**THIN, "Leningrad": 3})
+    assert fast._leningrad_march(_sit(state))["Daugavpils"] == 3
