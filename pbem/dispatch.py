@@ -162,8 +162,14 @@ def connect(address: str) -> Any:
         from distributed import Client
     except ImportError:
         raise UsageError("--cluster needs Dask distributed: pip install 'pbem[cluster]'") from None
-    try:  # Dask's connect timeout (distributed.comm.timeouts.connect)
-        client = _beside(lambda: Client(address, set_as_default=False))
+    import dask
+    from dask.utils import parse_timedelta
+
+    # Dask's connect timeout (distributed.comm.timeouts.connect) bounds reaching the scheduler but not its answer:
+    # an address that accepts and never speaks would hold the client forever
+    limit = 2 * parse_timedelta(dask.config.get("distributed.comm.timeouts.connect"), "s")
+    try:
+        client = _beside(lambda: Client(address, set_as_default=False), limit)
     except (OSError, TimeoutError, ValueError) as exc:
         raise UsageError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
     try:
@@ -177,12 +183,12 @@ def connect(address: str) -> Any:
     return client
 
 
-def _beside(call: Callable[[], Any]) -> Any:
+def _beside(call: Callable[[], Any], timeout: float | None = None) -> Any:
     """`call()`, a blocking call into the Dask client, on a thread of its own while this one waits for it: a Ctrl-C
     then lands in this wait and never inside the client's (`_run_on_cluster` says why). After a Ctrl-C the call
     runs on to its end and what it returns is let go on its own thread, which the process does not wait for: a
     client still connecting then closes itself there rather than holding up the stop (its finaliser waits for
-    the connection, and prints a traceback if that times out)."""
+    the connection, and prints a traceback if that times out). After `timeout` seconds the same, and TimeoutError."""
     box: dict[str, Any] = {}
     lock = threading.Lock()
     done = threading.Event()
@@ -198,12 +204,15 @@ def _beside(call: Callable[[], Any]) -> Any:
         done.set()  # `out` is let go here, on this thread
 
     threading.Thread(target=run, name="pbem-dask-call", daemon=True).start()
+    finished = False
     try:
-        done.wait()
-    except KeyboardInterrupt:
-        with lock:
-            box["abandoned"] = True
-        raise
+        finished = done.wait(timeout)
+    finally:
+        if not finished:
+            with lock:
+                box["abandoned"] = True
+    if not finished:
+        raise TimeoutError(f"no answer in {timeout:g} s")
     if "error" in box:
         raise box.pop("error")
     return box.pop("result")

@@ -195,6 +195,22 @@ def test_an_unreachable_scheduler_is_unusable_input(tmp_path):
     assert r.returncode == 2 and "cannot reach the Dask scheduler" in r.stderr and "Traceback" not in r.stderr
 
 
+def test_a_scheduler_that_never_answers_is_unusable_input(tmp_path):
+    """An address that accepts the connection and never speaks (a wrong service, a hung scheduler): Dask's connect
+    timeout does not bound the handshake, so pbem waits twice that timeout for the client, then exit 2."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        env = {**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "2s"}
+        r = subprocess.run([PBEM, "selfplay", "codeword-barbarossa/june-1940", "--cluster",
+                            f"tcp://127.0.0.1:{s.getsockname()[1]}"], cwd=tmp_path, capture_output=True, text=True,
+                           env=env, timeout=120)
+    assert r.returncode == 2 and "cannot reach the Dask scheduler" in r.stderr and "no answer in 4 s" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
 def test_without_the_cluster_extra_the_option_says_what_to_install(tmp_path):
     """`--cluster` without Dask installed: exit 2 and the extra to install (Dask hidden from the import)."""
     code = ("import sys; sys.modules['distributed'] = None; from pbem.cli.main import main; "
