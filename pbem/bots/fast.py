@@ -16,7 +16,14 @@ the German plays for the victory points (General Rules: the cities he holds at t
   the best target next to the spot, less 10 a link to go and 20 outside its army group's sector, with room for one
   army and three panzerkorps a spot, plus what walking in adds to the ring and what a ring position next to Russian
   stacks lacks to hold (`_threat`); the units already by a spot claim it first, and the last unit on a ring
-  position stays (a city cut off stays cut off).
+  position stays (a city cut off stays cut off);
+- Army Group North marches on Leningrad (`_leningrad_march`: 2 points, 5 links from its base, and its armies move
+  one link a turn): its units step one position nearer each turn, spread over the links into it, attack only what
+  lies nearer it (gambling on Weak defenders), and its left-over units join a planned attack nearer it; the march
+  stops when Leningrad holds more than 3 Russians or another city but Moscow more than 4 (a Russian who stacks his
+  cities: the army group alone cannot storm them, and it plays as the others do);
+- the free units next to a Russian city they cannot take attack it anyway when the rules' own battle says no German
+  unit is lost (`_grinds`): German Disruption recovers in the same step, Russian does not.
 """
 from __future__ import annotations
 
