@@ -36,7 +36,7 @@ from ..core.hidden import Keyring
 from ..core.state import GameState, Unit
 from ..rulesets.barbarossa_fast.data import ARMY, GERMAN, LUFTFLOTTE, PANZER, SECTOR_OF_GROUP, SOVIET, load
 from ..rulesets.barbarossa_fast.german import good_weather, panzer_reach
-from ..rulesets.barbarossa_fast.situation import Situation
+from ..rulesets.barbarossa_fast.situation import LENINGRAD, MOSCOW, Situation
 from . import game_pick
 from .legal import keep_legal
 
@@ -262,26 +262,25 @@ def _plan(sit: Situation) -> list[dict]:
                 plans.append(p)
                 held = held | {t}
                 break
-    _join(sit, plans, free, fields)
-    plans += _grinds(sit, free, bad_weather, fields, held)
+    _join(sit, plans, free)
+    plans += _grinds(sit, free, fields, held)
     sit.__dict__["_bot_plan"] = plans
     return plans
 
 
-def _join(sit: Situation, plans: list[dict], free: dict, fields: dict) -> None:
-    """The free units left over join a planned attack on a position nearer their goal (Leningrad for Army Group
-    North on its march, else their sector's nearest Russian city), within one army and three panzerkorps a link
-    (GROUND COMBAT): the attackers move onto the position it takes, a link nearer, where a unit that waits
-    stays where it is (an army moves one link a turn, by bonus link or attack)."""
+def _join(sit: Situation, plans: list[dict], free: dict) -> None:
+    """Army Group North's free units left over on its march on Leningrad join a planned attack on a position
+    nearer it, within one army and three panzerkorps a link (GROUND COMBAT): the attackers move onto the position
+    it takes, a link nearer, where a unit that waits stays where it is (an army moves one link a turn, by bonus
+    link or attack)."""
     reach = panzer_reach(sit)
     march = _leningrad_march(sit)
     for u in sorted(free.values(), key=lambda u: (u.type != ARMY, u.id)):
         if not march or _sector(sit, u) != "north":
             continue
-        field = march
         for p in plans:
             t = p["target"]
-            if field.get(t, 99) >= field.get(u.location, 99):
+            if march.get(t, 99) >= march.get(u.location, 99):
                 continue
             start = u.location if sit.data.linked(u.location, t) else None
             if start is None and u.type == PANZER and reach >= 2:
@@ -296,7 +295,7 @@ def _join(sit: Situation, plans: list[dict], free: dict, fields: dict) -> None:
                 break
 
 
-def _grinds(sit: Situation, free: dict, bad_weather: bool, fields: dict, held: frozenset[str]) -> list[dict]:
+def _grinds(sit: Situation, free: dict, fields: dict, held: frozenset[str]) -> list[dict]:
     """Attacks that do not take a Russian city but wear its garrison down, with the free units already next to it:
     a German unit Disrupted in its own attack recovers at the end of the step (GAME-TURN SEQUENCE 5), a Russian one
     hit now does not (step 4), cannot move or attack in his turn (DISRUPTION) and, attacked again next turn before
@@ -325,10 +324,7 @@ def _wears(sit: Situation, target: str, jump: dict[str, str]) -> bool:
 
     if len(sit.at(target, SOVIET)) > BIG_STACK:
         return False
-    scratch = Situation(sit.state, sit.data, None, "plan")
-    for u in list(scratch.units.values()):
-        if u.side == SOVIET and u.type == "unknown":
-            scratch.put(u.id, type="strong")
+    scratch = _scratch(sit, "strong")
     answers = {k: dict(v) for k, v in sit.state.answers.items()}
     before = {u.id: (u.status, sit.disrupted(u)) for u in scratch.at(target, SOVIET)}
     fight(scratch, Assault(GERMAN, target, dict(jump)), answers, blitz=False)
@@ -422,13 +418,20 @@ def takes(sit: Situation, target: str, jump: dict[str, str], blitz: bool = False
     if key not in memo and _hopeless(sit, target, jump, assume):
         memo[key] = False
     if key not in memo:
-        scratch = Situation(sit.state, sit.data, None, "plan")
-        for u in list(scratch.units.values()):
-            if u.side == SOVIET and u.type == "unknown":
-                scratch.put(u.id, type=assume)
+        scratch = _scratch(sit, assume)
         answers = {k: dict(v) for k, v in sit.state.answers.items()}
         memo[key] = fight(scratch, Assault(GERMAN, target, dict(jump)), answers, blitz=blitz)
     return memo[key]
+
+
+def _scratch(sit: Situation, assume: str) -> Situation:
+    """A scratch copy of the position for the ruleset's own battle, every Russian unit still face down taken to
+    be `assume` (Strong or Weak: the German does not see them, SETUP(S))."""
+    scratch = Situation(sit.state, sit.data, None, "plan")
+    for u in list(scratch.units.values()):
+        if u.side == SOVIET and u.type == "unknown":
+            scratch.put(u.id, type=assume)
+    return scratch
 
 
 # --- the movement step -------------------------------------------------------------------------------------
@@ -577,7 +580,6 @@ def _bonus_moves(sit: Situation, plans: list[dict], attacking: set[str]) -> list
     return out
 
 
-LENINGRAD = "Leningrad"
 CROWDED = 3  # Leningrad defenders beyond which Army Group North stops marching on it alone
 
 
@@ -588,7 +590,7 @@ def _leningrad_march(sit: Situation) -> dict[str, int]:
     memo = sit.__dict__.get("_bot_march")
     if memo is None:
         crowded = len(sit.at(LENINGRAD, SOVIET)) > CROWDED or any(
-            len(sit.at(c, SOVIET)) > STORM for c in _russian_cities(sit) if c != "Moscow")
+            len(sit.at(c, SOVIET)) > STORM for c in _russian_cities(sit) if c != MOSCOW)
         memo = {} if sit.owner(LENINGRAD) == GERMAN or crowded else _distances(sit, [LENINGRAD])
         sit.__dict__["_bot_march"] = memo
     return memo
