@@ -201,3 +201,13 @@ def test_the_march_on_leningrad_stops_when_the_russian_holds_his_cities_in_stren
     assert fast._leningrad_march(_sit(state)) == {}
     state = _placed(_to("german-movement", 2), {"ge-16a": "Daugavpils"}, {**THIN, "Leningrad": 3})
     assert fast._leningrad_march(_sit(state))["Daugavpils"] == 3
+
+
+def test_army_group_north_s_spare_panzerkorps_joins_the_attack_on_its_road():
+    """On the march on Leningrad, a Pskov held by one Russian is taken by the two North armies coming down two links;
+    the panzerkorps beside them that the battle does not need joins the attack all the same (the attackers move onto
+    the position they take, a link nearer Leningrad, where a unit that waits stays put)."""
+    state = _placed(_to("german-movement", 2), {"ge-16a": "Daugavpils", "ge-41pz": "Daugavpils", "ge-18a": "Riga"},
+                    {"Pskov": 1, "Leningrad": 1, **THIN})
+    plans = [p for p in fast._plan(_sit(state)) if p["target"] == "Pskov"]
+    assert plans and {"ge-16a", "ge-18a", "ge-41pz"} <= set(plans[0]["with"])
