@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Callable
 
 from ...rulesets.spi_barbarossa.position import PUnit
-from . import encircle, offense
+from . import encircle, offense, rear
 from .attacks import Ends, attack_order, plan_attacks, worth
 from .moves import best_destination, cheapest_to, cities, enter, move_order, passes_city, vp
 from .view import View
@@ -33,6 +33,10 @@ def plan(view: View, level: str) -> list[dict]:
     near = view.distances([u.loc for u in foes])
     targets = set(cities(view, owner=view.foe))
     enters = _enter(view, ends, near) if view.first_phase else []
+    secure = rear.active(view)  # the Campaign Game's rear, once the front no longer needs every unit
+    threats = rear.threat(view) if secure else {}
+    if secure:
+        rear.hold(view, ends, moved, threats)
     attacks = _attacks(view, ends, moved, level) if view.first_phase else []
     moves = []
     for p in attacks:
@@ -45,12 +49,16 @@ def plan(view: View, level: str) -> list[dict]:
             moves.append(move_order(view, p.supply, p.supply_at))  # SUPPLY (C): in range at the instant of combat
         moved.add(p.supply.id)
     moves += _take(view, ends, moved, targets)
+    if secure:
+        moves += rear.retake(view, ends, moved)
+        moves += rear.garrison(view, ends, moved, threats)
     if not offense.attacking(view):  # the Axis pockets while it is the attacker: from July 1943 (and the winter
         # from November 1942) the Soviet is, and pockets then made the Axis win every Zitadelle game (10 of 10 on
         # the same seeds, against 4 and 6 draws)
         moves += encircle.plan(view, ends, moved)
     moves += _panzers(view, ends, moved, targets, weigh_supply=level != "1")
-    moves += _garrison(view, ends, moved, near)
+    if not secure:
+        moves += _garrison(view, ends, moved, near)
     moves += _infantry(view, ends, moved, near, targets)
     moves += _support(view, ends, moved, near)
     rails = [o for o in moves if "rail" in o]
