@@ -56,7 +56,7 @@ def plan(view: View, level: str) -> list[dict]:
         # from November 1942) the Soviet is, and pockets then made the Axis win every Zitadelle game (10 of 10 on
         # the same seeds, against 4 and 6 draws)
         moves += encircle.plan(view, ends, moved)
-    moves += _panzers(view, ends, moved, targets, weigh_supply=level != "1")
+    moves += _panzers(view, ends, moved, targets, weigh_supply=level != "1", prey=rear.prey(view) if secure else [])
     if not secure:
         moves += _garrison(view, ends, moved, near)
     moves += _infantry(view, ends, moved, near, targets)
@@ -96,11 +96,13 @@ def _take(view: View, ends: Ends, moved: set[str], targets: set[int]) -> list[di
     return out
 
 
-def _panzers(view: View, ends: Ends, moved: set[str], targets: set[int], weigh_supply: bool = True) -> list[dict]:
+def _panzers(view: View, ends: Ends, moved: set[str], targets: set[int], weigh_supply: bool = True,
+             prey: list[int] | None = None) -> list[dict]:
     """Panzers not attacking: through the enemy's empty cities (passing takes them, Control of Cities), to
     where their zones of control cut Soviet units off from supply (ZOC (F)) or lengthen their lines, toward
-    the richest city in reach; each plans with the ones before it in place. Level 1 (`weigh_supply` off) skips
-    the supply traces, most of what this costs."""
+    the richest city in reach, or with no city left to take toward the nearest Soviet stack in `prey` (the
+    Campaign Game's rear, rear.py) that no other panzer hunts; each plans with the ones before it in place.
+    Level 1 (`weigh_supply` off) skips the supply traces, most of what this costs."""
     out = []
     strain = view.supply_strain(view.foe) if weigh_supply else 0.0
     cut_before = {x.id for x in view.cut_off(view.foe)} if weigh_supply else set()
@@ -109,6 +111,9 @@ def _panzers(view: View, ends: Ends, moved: set[str], targets: set[int], weigh_s
         if u.id in moved or u.ct.support or not u.ct.motorized:
             continue
         goal = _goal(view, u, targets, deep=True)
+        if goal is None and prey:
+            goal = min(prey, key=lambda h, x=u: (view.board.distance(x.loc, h), h))
+            prey.remove(goal)
         cache: dict[int, float] = {}
 
         def score(h: int, cost: int, g: int | None = goal, unit: PUnit = u) -> float:

@@ -12,8 +12,9 @@ longer needs them (`active`: the Campaign Game, at most `LEFT` Soviet cities sti
   foot or by rail (MOVEMENT (M)) to the others, the most threatened city first; a city no one reaches this phase
   gets the nearest free one walking toward it; the panzers are kept out of garrisons, to retake and hunt;
 - retakes at once a city the Soviet controls and does not stand in (`retake`): passing a unit takes it;
-- leaves the rest to the attack planner and the panzers, which hunt the Soviet units behind its lines (attacks at
-  the ruleset's own odds, zones of control that cut them off from supply, SUPPLY (A)).
+- sends the panzers with no city to take after the Soviet stacks near its cities (`prey`), each after the nearest
+  one no other hunts: their zones of control cut them off from supply (SUPPLY (A)) and bring them into the attack
+  planner's reach, which fights them at the ruleset's own odds.
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from .moves import best_destination, move_order, vp
 from .view import View
 
 LEFT = 2  # the rear is secured once the Axis controls every Soviet city but at most this many
+PREY = 3  # Soviet stacks this near a Soviet city are hunted by the panzers
 THREAT = 1.0  # a city is threatened if a Soviet unit is within this many player-turns of it (two movement phases)
 
 
@@ -57,6 +59,15 @@ def threat(view: View) -> dict[int, float]:
     for h in soviet_cities(view):
         out[h] = min(((view.board.distance(h, u.loc) - 1) / (2 * u.ct.move) for u in foes), default=99.0)
     return out
+
+
+def prey(view: View) -> list[int]:
+    """The hexes of the Soviet ground stacks within PREY hexes of a Soviet city: the ones the panzers hunt once
+    there is no city left to take (their zones of control cut them off from supply, ZOC (F), SUPPLY (A), and bring
+    them into the attack planner's reach)."""
+    towns = soviet_cities(view)
+    stacks = sorted({u.loc for u in view.theirs() if not u.ct.support})
+    return [h for h in stacks if min(view.board.distance(h, c) for c in towns) <= PREY]
 
 
 def _threatened(view: View, threats: dict[int, float]) -> list[int]:
@@ -94,15 +105,21 @@ def retake(view: View, ends: Ends, moved: set[str]) -> list[dict]:
 
 
 def garrison(view: View, ends: Ends, moved: set[str], threats: dict[int, float]) -> list[dict]:
-    """A unit into every threatened city with none, the most threatened first: the free unit that gets there
-    cheapest (infantry before panzers, the panzers hunt), on foot or by rail; else the nearest free unit walks
-    toward it."""
+    """A unit into every threatened city with none, the most threatened first: the free infantry that gets there
+    cheapest, on foot or by rail (the panzers hunt); then, for the cities no one reaches this phase, the nearest
+    free infantry walks toward each."""
     out = []
+    unmet = []
     for h in _threatened(view, threats):
         if any(at == h and not view.pos.units[uid].ct.support for uid, at in ends.at.items()):
             continue
         u = _cheapest(view, ends, moved, h, lambda x, cost: cost, walkers=True)
-        out += _send(view, ends, moved, u, h) if u is not None else _toward(view, ends, moved, h, walkers=True)
+        if u is not None:
+            out += _send(view, ends, moved, u, h)
+        else:
+            unmet.append(h)
+    for h in unmet:
+        out += _toward(view, ends, moved, h, walkers=True)
     return out
 
 
