@@ -110,3 +110,18 @@ def test_a_lost_city_is_retaken_a_threatened_one_garrisoned_and_a_garrison_stays
     after = selfplay._step(state, lambda side: "2", {})
     control = city_control(View.of(after, "axis").pos)
     assert control["Minsk"] == control["Kharkov"] == control["Vitebsk"] == "axis"
+
+
+def test_the_panzers_with_no_city_to_take_hunt_the_soviet_stacks_near_the_cities(position):
+    state, who = position
+    view = View.of(state, "axis")
+    board = view.board
+    prey = rear.prey(view)
+    tank = next(u.loc for u in view.theirs() if u.ct.key == "su-tank")
+    assert tank in prey  # next to Minsk
+    items = spi.orders(state, "axis", None)
+    ends = {x["move"]: board.index(x["path"][-1]) for x in items if "move" in x}
+    hunters = [u for u in view.mine() if u.ct.motorized and u.id != who["panzer"]]
+    closer = [u.id for u in hunters if u.id in ends
+              and min(board.distance(ends[u.id], p) for p in prey) < min(board.distance(u.loc, p) for p in prey)]
+    assert len(closer) >= 2
