@@ -10,7 +10,8 @@ longer needs them (`active`: the Campaign Game, at most `LEFT` Soviet cities sti
 - keeps an infantry unit in every city a Soviet unit could reach by the end of its next player-turn (`threat`),
   the strongest defender already there staying put (`hold`, before the attacks are planned), a free one sent on
   foot or by rail (MOVEMENT (M)) to the others, the most threatened city first; a city no one reaches this phase
-  gets the nearest free one walking toward it; the panzers are kept out of garrisons, to retake and hunt;
+  gets the nearest free one walking toward it; the panzers are kept out of garrisons, to retake and hunt, but for
+  a city a Soviet unit could reach within half a player-turn that no infantry reaches this phase;
 - retakes at once a city the Soviet controls and does not stand in (`retake`): passing a unit takes it;
 - sends the panzers with no city to take after the Soviet stacks near its cities (`prey`), each after the nearest
   one no other hunts: their zones of control cut them off from supply (SUPPLY (A)) and bring them into the attack
@@ -28,6 +29,7 @@ from .view import View
 
 LEFT = 2  # the rear is secured once the Axis controls every Soviet city but at most this many
 PREY = 3  # Soviet stacks this near a Soviet city are hunted by the panzers
+URGENT = 0.5  # ... within half a player-turn: a panzer garrisons it if no infantry reaches it this phase
 THREAT = 1.0  # a city is threatened if a Soviet unit is within this many player-turns of it (two movement phases)
 
 
@@ -106,14 +108,17 @@ def retake(view: View, ends: Ends, moved: set[str]) -> list[dict]:
 
 def garrison(view: View, ends: Ends, moved: set[str], threats: dict[int, float]) -> list[dict]:
     """A unit into every threatened city with none, the most threatened first: the free infantry that gets there
-    cheapest, on foot or by rail (the panzers hunt); then, for the cities no one reaches this phase, the nearest
-    free infantry walks toward each."""
+    cheapest, on foot or by rail (the panzers hunt), or a panzer where the threat is URGENT and no infantry gets
+    there (Stalingrad, next to the Soviet's east-edge masses, stood empty for months without); then, for the cities
+    no one reaches this phase, the nearest free infantry walks toward each."""
     out = []
     unmet = []
     for h in _threatened(view, threats):
         if any(at == h and not view.pos.units[uid].ct.support for uid, at in ends.at.items()):
             continue
         u = _cheapest(view, ends, moved, h, lambda x, cost: cost, walkers=True)
+        if u is None and threats[h] <= URGENT:
+            u = _cheapest(view, ends, moved, h, lambda x, cost: cost)  # a panzer, if no infantry gets there in time
         if u is not None:
             out += _send(view, ends, moved, u, h)
         else:
