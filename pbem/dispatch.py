@@ -27,6 +27,7 @@ Result = dict[str, Any]
 Lost = Callable[[Any, str], Result]
 
 WAIT_FOR_WORKERS_S = 60
+CLOSE_TIMEOUT_S = 20
 
 
 def run_parallel(fn: Callable[[Any], Result], jobs: Sequence[Any], workers: int, on_result: Callable[[Result], None],
@@ -68,34 +69,47 @@ def _drive(jobs: Sequence[Any], on_result: Callable[[Result], None], window: Cal
     in job order (`wait` until the first is done, `take` its result), and on Ctrl-C hand out nothing more, take
     and report what was handed out, and re-raise. A job handed out is always in `inflight`, and a result taken is
     always reported (`_held_sigint`), so no finished job misses its line. (In this process `submit` is the job
-    function itself: the job runs as it is handed out, and a Ctrl-C lets it finish as a pool's running job does.)"""
+    function itself: the job runs as it is handed out, and a Ctrl-C lets it finish as a pool's running job does.)
+    Only `wait` is ever cut short by a Ctrl-C: handing out, taking and letting go of a handle are held blocks, so a
+    pool's own machinery is never interrupted half-way (`_run_on_cluster` says why that matters for Dask)."""
     results: list[Result] = []
     inflight: deque[tuple[Any, Any]] = deque()
     started = 0
     try:
         while len(results) < len(jobs):
-            while started < len(jobs) and len(inflight) < window():
+            while started < len(jobs):
                 with _held_sigint():
+                    if len(inflight) >= window():
+                        break
                     inflight.append((jobs[started], submit(jobs[started])))
-                started += 1
-            job, handle = inflight[0]
-            wait(handle)
-            with _held_sigint():  # taken, kept and reported as one: a Ctrl-C now waits until it is done
-                inflight.popleft()
-                r = take(handle, job)
-                results.append(r)
-                on_result(r)
+                    started += 1
+            _take_first(inflight, wait, take, results, on_result, lenient=False)
     except KeyboardInterrupt:
-        for job, handle in inflight:
-            try:
-                r = take(handle, job)
-            except Exception:  # noqa: BLE001 - a job's own errors are in its result; a lost one has no line
-                continue
-            with _held_sigint():
-                results.append(r)
-                on_result(r)
+        while inflight:  # a second Ctrl-C stops this draining too
+            _take_first(inflight, wait, take, results, on_result, lenient=True)
         raise
     return results
+
+
+def _take_first(inflight: deque[tuple[Any, Any]], wait: Callable[[Any], None], take: Callable[[Any, Any], Result],
+                results: list[Result], on_result: Callable[[Result], None], lenient: bool) -> None:
+    """Wait for the first job handed out, then take, keep and report its result as one (a Ctrl-C now waits until
+    it is done). The handle is let go inside that block too: a Dask future's finaliser interrupted by a Ctrl-C
+    would print "Exception ignored" with a traceback and swallow the Ctrl-C. `lenient`: a job whose result cannot
+    be taken (lost, after a Ctrl-C) has no line rather than stopping the draining."""
+    wait(inflight[0][1])
+    with _held_sigint():
+        job, handle = inflight.popleft()
+        try:
+            r = take(handle, job)
+        except Exception:  # noqa: BLE001 - a job's own errors are in its result; a lost one has no line
+            if not lenient:
+                raise
+            return
+        finally:
+            del handle
+        results.append(r)
+        on_result(r)
 
 
 def _quiet_workers() -> None:
@@ -111,7 +125,13 @@ def _run_on_cluster(fn: Callable[[Any], Result], jobs: Sequence[Any], address: s
                     on_result: Callable[[Result], None], lost: Lost | None, shared: Sequence[str]) -> list[Result]:
     """`_drive` with the scheduler's workers as the pool: at most twice as many jobs handed out as the cluster has
     threads, so that a Ctrl-C leaves little to finish (and nothing queued at the scheduler that would start after
-    it)."""
+    it).
+
+    A Ctrl-C must never land inside a blocking call of the Dask client: its `sync` then cancels the call from the
+    client's event-loop thread, and if that thread had not started the call yet (a loaded machine) it logs a
+    NameError with a traceback (distributed 2026.8, `distributed.utils.sync`). So `_drive` asks the scheduler for
+    its threads, submits and takes results in held blocks, and the one long wait, for a job, is on an Event of
+    ours (`_wait`)."""
     client = connect(address)
     try:
         cwd = os.getcwd()
@@ -121,7 +141,19 @@ def _run_on_cluster(fn: Callable[[Any], Result], jobs: Sequence[Any], address: s
                       lambda job: client.submit(_remote, fn, cwd, digest, job, pure=False, retries=0),
                       _wait, lambda future, job: _taken(future, job, lost))
     finally:
-        client.close()
+        _close(client)
+
+
+def _close(client: Any) -> None:
+    """Close the client, held from Ctrl-C and bounded. By now every job handed out has been reported (or given up
+    by a second Ctrl-C), so a close that fails or times out (a scheduler gone or starved) changes nothing the
+    user needs, and must not turn a clean stop into an error: the scheduler forgets a client it no longer
+    hears from."""
+    with _held_sigint():
+        try:
+            client.close(timeout=CLOSE_TIMEOUT_S)
+        except Exception:  # noqa: BLE001 - see above: nothing of the run depends on it
+            pass
 
 
 def connect(address: str) -> Any:
@@ -130,16 +162,60 @@ def connect(address: str) -> Any:
         from distributed import Client
     except ImportError:
         raise UsageError("--cluster needs Dask distributed: pip install 'pbem[cluster]'") from None
+    import dask
+    from dask.utils import parse_timedelta
+
+    # Dask's connect timeout (distributed.comm.timeouts.connect) bounds reaching the scheduler but not its answer:
+    # an address that accepts and never speaks would hold the client forever
+    limit = 2 * parse_timedelta(dask.config.get("distributed.comm.timeouts.connect"), "s")
     try:
-        client = Client(address, set_as_default=False)  # Dask's connect timeout (distributed.comm.timeouts.connect)
+        client = _beside(lambda: Client(address, set_as_default=False), limit)
     except (OSError, TimeoutError, ValueError) as exc:
         raise UsageError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
     try:
-        client.wait_for_workers(1, timeout=WAIT_FOR_WORKERS_S)
+        _beside(lambda: client.wait_for_workers(1, timeout=WAIT_FOR_WORKERS_S))
     except (OSError, TimeoutError) as exc:
-        client.close()
+        _close(client)
         raise UsageError(f"the Dask scheduler at {address} has no worker after {WAIT_FOR_WORKERS_S} s") from exc
+    except KeyboardInterrupt:
+        _close(client)
+        raise
     return client
+
+
+def _beside(call: Callable[[], Any], timeout: float | None = None) -> Any:
+    """`call()`, a blocking call into the Dask client, on a thread of its own while this one waits for it: a Ctrl-C
+    then lands in this wait and never inside the client's (`_run_on_cluster` says why). After a Ctrl-C the call
+    runs on to its end and what it returns is let go on its own thread, which the process does not wait for: a
+    client still connecting then closes itself there rather than holding up the stop (its finaliser waits for
+    the connection, and prints a traceback if that times out). After `timeout` seconds the same, and TimeoutError."""
+    box: dict[str, Any] = {}
+    lock = threading.Lock()
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            out: tuple[str, Any] = ("result", call())
+        except BaseException as exc:  # noqa: B036 - handed over to the waiting thread as it is
+            out = ("error", exc)
+        with lock:
+            if "abandoned" not in box:
+                box[out[0]] = out[1]
+        done.set()  # `out` is let go here, on this thread
+
+    threading.Thread(target=run, name="pbem-dask-call", daemon=True).start()
+    finished = False
+    try:
+        finished = done.wait(timeout)
+    finally:
+        if not finished:
+            with lock:
+                box["abandoned"] = True
+    if not finished:
+        raise TimeoutError(f"no answer in {timeout:g} s")
+    if "error" in box:
+        raise box.pop("error")
+    return box.pop("result")
 
 
 def check_workers(client: Any, cwd: str, shared: Sequence[str]) -> None:
@@ -147,7 +223,7 @@ def check_workers(client: Any, cwd: str, shared: Sequence[str]) -> None:
     naming the worker and what differs otherwise (rather than every job failing the same way)."""
     expected = {path: _file_digest(os.path.join(cwd, path)) for path in shared}
     try:
-        answers = client.run(_probe, cwd, code_fingerprint(), expected)
+        answers = _beside(lambda: client.run(_probe, cwd, code_fingerprint(), expected))
     except Exception as exc:  # noqa: BLE001 - typically a worker without pbem installed
         raise UsageError(f"a worker of the cluster cannot run pbem: {type(exc).__name__}: {exc}") from None
     problems = [f"worker {worker}: {problem}" for worker, problem in sorted(answers.items()) if problem]
@@ -189,11 +265,13 @@ def _remote(fn: Callable[[Any], Result], cwd: str, digest: str, job: Any) -> Res
 
 
 def _wait(future: Any) -> None:
-    """Until the job is done (its result stays on the worker until `_taken` asks for it)."""
-    try:
-        future.exception()
-    except Exception:  # noqa: BLE001 - a cancelled or lost future: `_taken` says what happened
-        pass
+    """Until the job is done, lost or cancelled (its result stays on the worker until `_taken` asks for it). The
+    wait is on an Event of ours that Dask sets from its callback thread, so a Ctrl-C lands here and not inside
+    the client's own blocking calls (`_run_on_cluster`)."""
+    done = threading.Event()
+    with _held_sigint():
+        future.add_done_callback(lambda _: done.set())
+    done.wait()
 
 
 def _taken(future: Any, job: Any, lost: Lost | None) -> Result:

@@ -91,6 +91,54 @@ def test_ctrl_c_on_the_cluster_keeps_finished_jobs_and_leaves_nothing_half_writt
     interrupt_a_batch(tmp_path, "--cluster", cluster)
 
 
+def test_ctrl_c_while_the_dask_client_is_busy_stops_cleanly(cluster, tmp_path):
+    """A Ctrl-C that lands while the Dask client's event-loop thread is busy (a loaded machine): Dask's own blocking
+    calls, cancelled from that thread before it started them, log a NameError traceback (distributed 2026.8,
+    `distributed.utils.sync`), so pbem never lets a Ctrl-C land inside one (pbem/dispatch.py). Here the loop
+    thread is held for a second after the first result, and the Ctrl-C sent half-way through: the stop is still
+    the clean one, every finished job reported in order, no traceback or error on standard error."""
+    code = """if True:
+        import os, signal, sys, time
+        from distributed import Client
+        from pbem import dispatch
+        from tests.cluster.test_cluster import _pause
+
+        seen = []
+
+        def hold_the_loop():  # runs on the client's event-loop thread
+            time.sleep(0.5)
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.5)
+
+        def report(r):
+            seen.append(r["n"])
+            if len(seen) == 1:
+                (client,) = Client._instances
+                client.loop.add_callback(hold_the_loop)
+
+        try:
+            dispatch.run_parallel(_pause, list(range(40)), 1, report, cluster=sys.argv[1])
+        except KeyboardInterrupt:
+            print(" ".join(map(str, seen)))
+            sys.exit(130)
+        """
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    r = subprocess.run([sys.executable, "-c", code, cluster], cwd=tmp_path, capture_output=True, text=True, env=env,
+                       timeout=300)
+    assert r.returncode == 130, r.stderr
+    seen = [int(n) for n in r.stdout.split()]
+    assert seen == list(range(len(seen))) and 0 < len(seen) < 40
+    assert "Traceback" not in r.stderr and "ERROR" not in r.stderr, r.stderr  # (Dask may warn of a slow loop)
+
+
+def _pause(n: int) -> dict:
+    """A job that takes a while (on a worker)."""
+    import time
+
+    time.sleep(0.2)
+    return {"n": n}
+
+
 def test_workers_that_cannot_run_the_jobs_as_here_are_refused_before_any_job(cluster, tmp_path):
     """Every worker must see the caller's working folder and files, and run the same pbem: the check names the
     worker and what differs (the shared-filesystem assumption, docs/batch.md)."""
@@ -145,6 +193,22 @@ def test_an_unreachable_scheduler_is_unusable_input(tmp_path):
     r = subprocess.run([PBEM, "selfplay", "codeword-barbarossa/june-1940", "--cluster", f"tcp://127.0.0.1:{port}"],
                        cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120)
     assert r.returncode == 2 and "cannot reach the Dask scheduler" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_scheduler_that_never_answers_is_unusable_input(tmp_path):
+    """An address that accepts the connection and never speaks (a wrong service, a hung scheduler): Dask's connect
+    timeout does not bound the handshake, so pbem waits twice that timeout for the client, then exit 2."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        env = {**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "2s"}
+        r = subprocess.run([PBEM, "selfplay", "codeword-barbarossa/june-1940", "--cluster",
+                            f"tcp://127.0.0.1:{s.getsockname()[1]}"], cwd=tmp_path, capture_output=True, text=True,
+                           env=env, timeout=120)
+    assert r.returncode == 2 and "cannot reach the Dask scheduler" in r.stderr and "no answer in 4 s" in r.stderr
+    assert "Traceback" not in r.stderr
 
 
 def test_without_the_cluster_extra_the_option_says_what_to_install(tmp_path):
