@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Callable
 
 from ...rulesets.spi_barbarossa.position import PUnit
-from . import encircle, offense
+from . import encircle, offense, rear
 from .attacks import Ends, attack_order, plan_attacks, worth
 from .moves import best_destination, cheapest_to, cities, enter, move_order, passes_city, vp
 from .view import View
@@ -33,6 +33,10 @@ def plan(view: View, level: str) -> list[dict]:
     near = view.distances([u.loc for u in foes])
     targets = set(cities(view, owner=view.foe))
     enters = _enter(view, ends, near) if view.first_phase else []
+    secure = rear.active(view)  # the Campaign Game's rear, once the front no longer needs every unit
+    threats = rear.threat(view) if secure else {}
+    if secure:
+        rear.hold(view, ends, moved, threats)
     attacks = _attacks(view, ends, moved, level) if view.first_phase else []
     moves = []
     for p in attacks:
@@ -45,12 +49,16 @@ def plan(view: View, level: str) -> list[dict]:
             moves.append(move_order(view, p.supply, p.supply_at))  # SUPPLY (C): in range at the instant of combat
         moved.add(p.supply.id)
     moves += _take(view, ends, moved, targets)
+    if secure:
+        moves += rear.retake(view, ends, moved)
+        moves += rear.garrison(view, ends, moved, threats)
     if not offense.attacking(view):  # the Axis pockets while it is the attacker: from July 1943 (and the winter
         # from November 1942) the Soviet is, and pockets then made the Axis win every Zitadelle game (10 of 10 on
         # the same seeds, against 4 and 6 draws)
         moves += encircle.plan(view, ends, moved)
-    moves += _panzers(view, ends, moved, targets, weigh_supply=level != "1")
-    moves += _garrison(view, ends, moved, near)
+    moves += _panzers(view, ends, moved, targets, weigh_supply=level != "1", prey=rear.prey(view) if secure else [])
+    if not secure:
+        moves += _garrison(view, ends, moved, near)
     moves += _infantry(view, ends, moved, near, targets)
     moves += _support(view, ends, moved, near)
     rails = [o for o in moves if "rail" in o]
@@ -88,11 +96,13 @@ def _take(view: View, ends: Ends, moved: set[str], targets: set[int]) -> list[di
     return out
 
 
-def _panzers(view: View, ends: Ends, moved: set[str], targets: set[int], weigh_supply: bool = True) -> list[dict]:
+def _panzers(view: View, ends: Ends, moved: set[str], targets: set[int], weigh_supply: bool = True,
+             prey: list[int] | None = None) -> list[dict]:
     """Panzers not attacking: through the enemy's empty cities (passing takes them, Control of Cities), to
     where their zones of control cut Soviet units off from supply (ZOC (F)) or lengthen their lines, toward
-    the richest city in reach; each plans with the ones before it in place. Level 1 (`weigh_supply` off) skips
-    the supply traces, most of what this costs."""
+    the richest city in reach, or with no city left to take toward the nearest Soviet stack in `prey` (the
+    Campaign Game's rear, rear.py) that no other panzer hunts; each plans with the ones before it in place.
+    Level 1 (`weigh_supply` off) skips the supply traces, most of what this costs."""
     out = []
     strain = view.supply_strain(view.foe) if weigh_supply else 0.0
     cut_before = {x.id for x in view.cut_off(view.foe)} if weigh_supply else set()
@@ -101,6 +111,9 @@ def _panzers(view: View, ends: Ends, moved: set[str], targets: set[int], weigh_s
         if u.id in moved or u.ct.support or not u.ct.motorized:
             continue
         goal = _goal(view, u, targets, deep=True)
+        if goal is None and prey:
+            goal = min(prey, key=lambda h, x=u: (view.board.distance(x.loc, h), h))
+            prey.remove(goal)
         cache: dict[int, float] = {}
 
         def score(h: int, cost: int, g: int | None = goal, unit: PUnit = u) -> float:

@@ -71,11 +71,11 @@ def plan(view: View, ends: Ends, moved: set[str], key_first: bool = True) -> lis
             if pocket is None:
                 continue
             done |= pocket.blob
-            out += _send(view, ends, moved, pocket.closers)
+            out += send(view, ends, moved, pocket.closers)
     return out
 
 
-def _send(view: View, ends: Ends, moved: set[str], closers: list[tuple[PUnit, int]]) -> list[dict]:
+def send(view: View, ends: Ends, moved: set[str], closers: list[tuple[PUnit, int]]) -> list[dict]:
     out = []
     for u, h in closers:
         if h != u.loc:
@@ -124,7 +124,7 @@ def stage(view: View, ends: Ends, moved: set[str], done: set[int]) -> list[dict]
             dest = best_destination(view, u, ends, score)
             steps.append((u, dest if dest is not None else u.loc))
             ends.send(u, steps[-1][1])  # the next one plans with this one's hex taken (STACKING)
-        out += _send(view, ends, moved, steps)
+        out += send(view, ends, moved, steps)
         done |= blob
     return out
 
@@ -163,6 +163,12 @@ def _blob(view: View, target: int, sources_ok: bool = False) -> frozenset[int] |
                 if len(seen) > MAX_BLOB:
                     return None
     return frozenset(seen)
+
+
+def pocket(view: View, ends: Ends, moved: set[str], target: int) -> Pocket | None:
+    """The fewest free units that cut the Soviet stack in `target` (and the Soviet hexes joined to it) off from
+    supply this phase, checked with the rules' trace; None if none do."""
+    return _pocket(view, ends, moved, target, 0.0)
 
 
 def _pocket(view: View, ends: Ends, moved: set[str], target: int, value: float) -> Pocket | None:
