@@ -1,7 +1,7 @@
 """The `pbem` console script. A Ctrl-C ends any command the same way, exit 130 and "interrupted" on stderr, never
 with a traceback, even in the first few hundred milliseconds while the rules, YAML and schemas load. So this
 module's guard goes up before pbem.cli.main is imported, and it imports nothing heavy itself: whatever runs before
-the guard (the interpreter's start-up, `import pbem`, this module) is the only unguarded time (measured in docs/security.md).
+the guard (the interpreter's start-up, `import pbem`, this module) is the only unguarded time (docs/security.md).
 """
 import sys
 
