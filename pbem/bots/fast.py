@@ -21,7 +21,9 @@ the German plays for the victory points (General Rules: the cities he holds at t
   one link a turn): its units step one position nearer each turn, spread over the links into it, attack only what
   lies nearer it (gambling on Weak defenders), and its left-over units join a planned attack nearer it; the march
   stops when Leningrad holds more than 3 Russians or another city but Moscow more than 4 (a Russian who stacks his
-  cities: the army group alone cannot storm them, and it plays as the others do);
+  cities: the army group alone cannot storm them, and it plays as the others do); Army Group South's Rumanian-front
+  wing (11. Armee, III PzKps) marches the same way on Odessa and then Sevastopol, which gets no replacements
+  (`_march`);
 - the free units next to a Russian city they cannot take attack it anyway when the rules' own battle says no German
   unit is lost (`_grinds`): German Disruption recovers in the same step, Russian does not.
 """
@@ -274,9 +276,9 @@ def _join(sit: Situation, plans: list[dict], free: dict) -> None:
     it takes, a link nearer, where a unit that waits stays where it is (an army moves one link a turn, by bonus
     link or attack)."""
     reach = panzer_reach(sit)
-    march = _leningrad_march(sit)
     for u in sorted(free.values(), key=lambda u: (u.type != ARMY, u.id)):
-        if not march or _sector(sit, u) != "north":
+        march = _march(sit, u)
+        if not march:
             continue
         for p in plans:
             t = p["target"]
@@ -341,12 +343,12 @@ def _attack(sit: Situation, t: str, free: dict, bad_weather: bool, fields: dict,
     group: dict[str, str] = {}
     per_link: dict[str, list] = {}
     ring_work = bool(sit.data.vp(t)) or _guards_city(sit, t)
-    march = _leningrad_march(sit)
     for u in sorted(free.values(), key=lambda u: (u.type != ARMY, u.id)):
         field = fields.get(_sector(sit, u)) or {}
-        if march and _sector(sit, u) == "north":
-            if march.get(t, 99) >= march.get(u.location, 99) and t != LENINGRAD:
-                continue  # Army Group North marches on Leningrad: no attack that does not bring it nearer
+        march = _march(sit, u)
+        if march:
+            if march.get(t, 99) >= march.get(u.location, 99) and march.get(t) != 0:
+                continue  # a marching unit attacks only what brings it nearer its city
         elif not ring_work and field.get(t, 9) > field.get(u.location, 9):
             continue  # no attack back away from the cities, but for a ring's work
         start = None
@@ -367,8 +369,8 @@ def _attack(sit: Situation, t: str, free: dict, bad_weather: bool, fields: dict,
     # it goes in with everything if the face-down defenders may be Weak
     sure = bool(group) and takes(sit, t, group)
     gamble = len(sit.at(t, SOVIET)) <= GAMBLE  # a big garrison is not all Weak (the cities get Strong units first)
-    if march and any(_sector(sit, sit.units[uid]) == "north" for uid in group):
-        gamble = len(sit.at(t, SOVIET)) <= BIG_STACK  # the march on Leningrad has no turn to lose
+    if any(_march(sit, sit.units[uid]) for uid in group):
+        gamble = len(sit.at(t, SOVIET)) <= BIG_STACK  # a march on a far city has no turn to lose
     if not group or not (sure or (gamble and takes(sit, t, group, assume="weak"))):
         return None
     if sure and len(sit.at(t, SOVIET)) <= GAMBLE:  # (the battle of a big stack is costly to weigh again and again)
@@ -531,14 +533,14 @@ def _bonus_moves(sit: Situation, plans: list[dict], attacking: set[str]) -> list
         short = _threat(sit, place) + 1 - hold.get(place, 1)
         return GUARD * (min(change, max(0, short)) if change > 0 else -max(0, min(-change, short - change)))
 
-    march = _leningrad_march(sit)
     on_road: dict[tuple[str, str], int] = {}  # (position, type) -> marching units that will stand there
     for u in movers:
         if u.location in keep and u.location not in kept:
             kept.add(u.location)
             continue
         room = ARMY_ROOM if u.type == ARMY else PANZER_ROOM
-        if march and _sector(sit, u) == "north":
+        march = _march(sit, u)
+        if march:
             o = _step_toward(sit, u, march, standing, on_road)
             if o != u.location:
                 out.append({"bonus": u.id, "to": o})
@@ -580,7 +582,34 @@ def _bonus_moves(sit: Situation, plans: list[dict], attacking: set[str]) -> list
     return out
 
 
-CROWDED = 3  # Leningrad defenders beyond which Army Group North stops marching on it alone
+CROWDED = 3  # defenders of its city beyond which a march stops (its wing alone cannot storm them)
+CRIMEA = ("ge-11a", "ge-3pz")  # Army Group South's Rumanian-front wing: Odessa, then the Crimea (SEVASTOPOL)
+SEVASTOPOL, ODESSA = "Sevastopol", "Odessa"
+
+
+def _march(sit: Situation, u: Any) -> dict[str, int]:
+    """The road of the march u is on (links from each position to its city), or nothing: Army Group North
+    marches on Leningrad; the Rumanian-front wing of Army Group South on Odessa and then Sevastopol, the city
+    that never gets replacements (RUSSIAN REPLACEMENTS), 6 links from its base, as 11. Armee did in 1941."""
+    if _sector(sit, u) == "north":
+        return _leningrad_march(sit)
+    if u.id in CRIMEA and _sector(sit, u) == "south":
+        return _city_march(sit, ODESSA if sit.owner(ODESSA) != GERMAN else SEVASTOPOL)
+    return {}
+
+
+def _city_march(sit: Situation, city: str) -> dict[str, int]:
+    memo = sit.__dict__.setdefault("_bot_marches", {})
+    if city not in memo:
+        memo[city] = {} if sit.owner(city) == GERMAN or _stacked(sit, city) else _distances(sit, [city])
+    return memo[city]
+
+
+def _stacked(sit: Situation, city: str) -> bool:
+    """A city its marching wing alone cannot storm, or a Russian who stacks his cities (the solitaire Russian's
+    garrisons): the wing then plays as the others do."""
+    return len(sit.at(city, SOVIET)) > CROWDED or any(
+        len(sit.at(c, SOVIET)) > STORM for c in _russian_cities(sit) if c != MOSCOW)
 
 
 def _leningrad_march(sit: Situation) -> dict[str, int]:
@@ -589,9 +618,7 @@ def _leningrad_march(sit: Situation) -> dict[str, int]:
     German or holds more defenders than the army group alone can storm (then it plays as the others do)."""
     memo = sit.__dict__.get("_bot_march")
     if memo is None:
-        crowded = len(sit.at(LENINGRAD, SOVIET)) > CROWDED or any(
-            len(sit.at(c, SOVIET)) > STORM for c in _russian_cities(sit) if c != MOSCOW)
-        memo = {} if sit.owner(LENINGRAD) == GERMAN or crowded else _distances(sit, [LENINGRAD])
+        memo = {} if sit.owner(LENINGRAD) == GERMAN or _stacked(sit, LENINGRAD) else _distances(sit, [LENINGRAD])
         sit.__dict__["_bot_march"] = memo
     return memo
 
