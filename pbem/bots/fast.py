@@ -625,19 +625,22 @@ def _leningrad_march(sit: Situation) -> dict[str, int]:
 
 def _step_toward(sit: Situation, u: Any, field: dict[str, int], standing: frozenset[str],
                  load: dict[tuple[str, str], int]) -> str:
-    """The bonus link that brings u nearer the goal of `field` (or where it stays): next to the goal, another
-    position next to it when this one's link already has its army or three panzerkorps (GROUND COMBAT)."""
+    """The bonus link that brings u nearer the goal of `field` (or where it stays); where the way on is a Russian
+    position to attack, another position beside it on the road when this one's link onward already has its army or
+    three panzerkorps (GROUND COMBAT: one army and three panzerkorps a link, so two armies attack down two links)."""
     here = field.get(u.location, 99)
     room = ARMY_ROOM if u.type == ARMY else PANZER_ROOM
-    if here == 1:
-        options = [u.location] + [n for n in sorted(sit.data.links(u.location)) if _open(sit, n) and field.get(n) == 1]
-    else:
-        options = [u.location] + [n for n in sorted(sit.data.links(u.location)) if _open(sit, n)
-                                  and sit.data.kind(n) not in ("offboard", "german-base") and field.get(n, 99) < here]
+
+    def blocked(o: str) -> bool:  # the way on from o is a Russian position to be attacked
+        return any(_enemy(sit, n) and field.get(n, 99) == field.get(o, 99) - 1 for n in sit.data.links(o))
+
+    options = [u.location] + [n for n in sorted(sit.data.links(u.location)) if _open(sit, n)
+                              and sit.data.kind(n) not in ("offboard", "german-base")
+                              and (field.get(n, 99) < here or (field.get(n) == here and blocked(n)))]
 
     def score(o: str) -> tuple:
         full = load.get((o, u.type), 0) >= room  # (its link onward already has its army or three panzerkorps)
-        near = field.get(o, 99) + (2 * full if field.get(o) == 1 else 0)
+        near = field.get(o, 99) + (2 * full if blocked(o) else 0)
         return (-near, not full, _ring(sit, o, standing) if o not in standing else 0.0, o == u.location, o)
 
     best = max(options, key=score)
