@@ -37,7 +37,7 @@ from ..core.frozen import thaw
 from ..core.hidden import Keyring
 from ..core.state import GameState, Unit
 from ..rulesets.barbarossa_fast.data import ARMY, GERMAN, LUFTFLOTTE, PANZER, SECTOR_OF_GROUP, SOVIET, load
-from ..rulesets.barbarossa_fast.german import good_weather, panzer_reach
+from ..rulesets.barbarossa_fast.german import basic_links, friendly_reach, good_weather, move_first
 from ..rulesets.barbarossa_fast.situation import LENINGRAD, MOSCOW, Situation
 from . import game_pick
 from .legal import keep_legal
@@ -221,12 +221,7 @@ def _group(sit: Situation, u: Any) -> str:
 def _frontier(sit: Situation, units: list) -> list[str]:
     """Enemy positions these units can attack this turn: linked to them, or for panzerkorps two links away
     through a friendly position (OPERATIONAL MOVEMENT)."""
-    reach = panzer_reach(sit)
-    out = {n for u in units for n in sit.data.links(u.location) if _target(sit, n)}
-    if reach >= 2:
-        out |= {t for u in units if u.type == PANZER for p in sit.data.links(u.location)
-                if sit.owner(p) == GERMAN and _open(sit, p) for t in sit.data.links(p) if _target(sit, t)}
-    return sorted(out)
+    return sorted({t for u in units for p in _jump_offs(sit, u) for t in sit.data.links(p) if _target(sit, t)})
 
 
 def _target(sit: Situation, place: str) -> bool:
@@ -275,7 +270,6 @@ def _join(sit: Situation, plans: list[dict], free: dict) -> None:
     nearer it, within one army and three panzerkorps a link (GROUND COMBAT): the attackers move onto the position
     it takes, a link nearer, where a unit that waits stays where it is (an army moves one link a turn, by bonus
     link or attack)."""
-    reach = panzer_reach(sit)
     for u in sorted(free.values(), key=lambda u: (u.type != ARMY, u.id)):
         march = _march(sit, u)
         if not march:
@@ -284,16 +278,13 @@ def _join(sit: Situation, plans: list[dict], free: dict) -> None:
             t = p["target"]
             if march.get(t, 99) >= march.get(u.location, 99):
                 continue
-            start = u.location if sit.data.linked(u.location, t) else None
-            if start is None and u.type == PANZER and reach >= 2:
-                start = next((x for x in sorted(sit.data.links(u.location)) if sit.data.linked(x, t)
-                              and sit.owner(x) == GERMAN and _open(sit, x)), None)
-            if start is None:
-                continue
-            same = [x for x, st in p["with"].items() if st == start and sit.units[x].type == u.type]
-            if len(same) < (ARMY_ROOM if u.type == ARMY else PANZER_ROOM):
-                p["with"][u.id] = start
-                free.pop(u.id)
+            for start in _starts(sit, u, t):
+                same = [x for x, st in p["with"].items() if st == start and sit.units[x].type == u.type]
+                if len(same) < (ARMY_ROOM if u.type == ARMY else PANZER_ROOM):
+                    p["with"][u.id] = start
+                    free.pop(u.id)
+                    break
+            if u.id not in free:
                 break
 
 
@@ -339,7 +330,6 @@ def _attack(sit: Situation, t: str, free: dict, bad_weather: bool, fields: dict,
     """The free units that can attack t (at most one army and three panzerkorps a link, GROUND COMBAT), if
     they take it by the rules' own battle (`takes`); when they surely do, without the panzerkorps it does not
     need. They are taken from `free`."""
-    reach = panzer_reach(sit)
     group: dict[str, str] = {}
     per_link: dict[str, list] = {}
     ring_work = bool(sit.data.vp(t)) or _guards_city(sit, t)
@@ -351,18 +341,12 @@ def _attack(sit: Situation, t: str, free: dict, bad_weather: bool, fields: dict,
                 continue  # a marching unit attacks only what brings it nearer its city
         elif not ring_work and field.get(t, 9) > field.get(u.location, 9):
             continue  # no attack back away from the cities, but for a ring's work
-        start = None
-        if sit.data.linked(u.location, t):
-            start = u.location
-        elif u.type == PANZER and reach >= 2:
-            start = next((p for p in sorted(sit.data.links(u.location)) if sit.data.linked(p, t)
-                          and sit.owner(p) == GERMAN and _open(sit, p)), None)
+        start = next((st for st in _starts(sit, u, t) if not (
+            (u.type == ARMY and any(x.type == ARMY for x in per_link.get(st, []))) or
+            (u.type == PANZER and sum(1 for x in per_link.get(st, []) if x.type == PANZER) >= 3))), None)
         if start is None:
             continue
         link = per_link.setdefault(start, [])
-        if (u.type == ARMY and any(x.type == ARMY for x in link)) or (u.type == PANZER and sum(
-                1 for x in link if x.type == PANZER) >= 3):
-            continue
         link.append(u)
         group[u.id] = start
     # a failed German attack costs little (Disrupted units recover at the end of the step, GAME-TURN SEQUENCE 5):
@@ -382,6 +366,37 @@ def _attack(sit: Situation, t: str, free: dict, bad_weather: bool, fields: dict,
     for uid in group:
         free.pop(uid)
     return {"target": t, "with": group, "worth": worth, "fields": fields}
+
+
+def _jump_offs(sit: Situation, u: Any) -> list[str]:
+    """The positions u can attack from this turn: its own, and those its friendly links before an attack reach
+    (OPERATIONAL MOVEMENT, `german.basic_links`: a panzerkorps one in good weather; under the option
+    move-then-attack an army one and a panzerkorps two)."""
+    memo = sit.__dict__.setdefault("_bot_jump", {})
+    key = (u.id, u.location)
+    if key not in memo:
+        reach = friendly_reach(sit, u.location, basic_links(sit, u)) - {u.location}
+        memo[key] = [u.location] + sorted(p for p in reach if _open(sit, p))
+    return memo[key]
+
+
+def _starts(sit: Situation, u: Any, t: str) -> list[str]:
+    """Where u attacks t from, its own position first."""
+    return [p for p in _jump_offs(sit, u) if sit.data.linked(p, t)]
+
+
+def _moves(sit: Situation, u: Any) -> dict[str, str | None]:
+    """Where a unit that does not attack may end its move, with the `via` of its order: one bonus link (as the
+    rules are read by default); under the option move-then-attack its friendly links first (`_jump_offs`), then
+    the bonus link."""
+    out: dict[str, str | None] = {n: None for n in sorted(sit.data.links(u.location))
+                                  if _open(sit, n) and sit.data.kind(n) != "offboard"}
+    if move_first(sit):
+        for p in _jump_offs(sit, u)[1:]:
+            for n in sorted(sit.data.links(p)):
+                if n not in out and n != u.location and _open(sit, n) and sit.data.kind(n) != "offboard":
+                    out[n] = p
+    return out
 
 
 def _hopeless(sit: Situation, target: str, jump: dict[str, str], assume: str) -> bool:
@@ -541,16 +556,16 @@ def _bonus_moves(sit: Situation, plans: list[dict], attacking: set[str]) -> list
         room = ARMY_ROOM if u.type == ARMY else PANZER_ROOM
         march = _march(sit, u)
         if march:
-            o = _step_toward(sit, u, march, standing, on_road)
+            o, via = _step_toward(sit, u, march, standing, on_road)
             if o != u.location:
-                out.append({"bonus": u.id, "to": o})
+                out.append({"bonus": u.id, "to": o, **({"via": via} if via else {})})
                 standing = standing | {o}
                 staying[u.location] -= 1
             continue
         leave = _stand(sit, u.location) if staying[u.location] == 1 else 0.0  # the last one out opens the ring
         home = _sector(sit, u)
-        options = [u.location] + [n for n in sorted(sit.data.links(u.location)) if _open(sit, n)
-                                  and sit.data.kind(n) != "offboard"]
+        moves = _moves(sit, u)
+        options = [u.location] + list(moves)
         best: tuple | None = None
         for o in options:
             gain = _ring(sit, o, standing) if o != u.location and o not in standing else 0.0  # walking into the ring
@@ -574,7 +589,7 @@ def _bonus_moves(sit: Situation, plans: list[dict], attacking: set[str]) -> list
         _, _, o, s = best
         load[(s, u.type)] = load.get((s, u.type), 0) + 1
         if o != u.location:
-            out.append({"bonus": u.id, "to": o})
+            out.append({"bonus": u.id, "to": o, **({"via": moves[o]} if moves[o] else {})})
             standing = standing | {o}
             staying[u.location] -= 1
             hold[u.location] -= _hold(u)
@@ -624,7 +639,7 @@ def _leningrad_march(sit: Situation) -> dict[str, int]:
 
 
 def _step_toward(sit: Situation, u: Any, field: dict[str, int], standing: frozenset[str],
-                 load: dict[tuple[str, str], int]) -> str:
+                 load: dict[tuple[str, str], int]) -> tuple[str, str | None]:
     """The bonus link that brings u nearer the goal of `field` (or where it stays); where the way on is a Russian
     position to attack, another position beside it on the road when this one's link onward already has its army or
     three panzerkorps (GROUND COMBAT: one army and three panzerkorps a link, so two armies attack down two links)."""
@@ -634,8 +649,8 @@ def _step_toward(sit: Situation, u: Any, field: dict[str, int], standing: frozen
     def blocked(o: str) -> bool:  # the way on from o is a Russian position to be attacked
         return any(_enemy(sit, n) and field.get(n, 99) == field.get(o, 99) - 1 for n in sit.data.links(o))
 
-    options = [u.location] + [n for n in sorted(sit.data.links(u.location)) if _open(sit, n)
-                              and sit.data.kind(n) not in ("offboard", "german-base")
+    moves = _moves(sit, u)
+    options = [u.location] + [n for n in moves if sit.data.kind(n) != "german-base"
                               and (field.get(n, 99) < here or (field.get(n) == here and blocked(n)))]
 
     def score(o: str) -> tuple:
@@ -645,7 +660,7 @@ def _step_toward(sit: Situation, u: Any, field: dict[str, int], standing: frozen
 
     best = max(options, key=score)
     load[(best, u.type)] = load.get((best, u.type), 0) + 1
-    return best
+    return best, moves.get(best)
 
 
 GUARD = 10  # the worth of a hold point a ring position lacks against the Russian units next to it
