@@ -12,7 +12,8 @@ docs/performance.md. Alone: `nice .venv/bin/python bench/strength.py [GAMES]`; P
 PBEM_STRENGTH_VARIANT_GAMES set the counts, PBEM_STRENGTH_FEWER_RANDOM=0 plays the long scenarios (FEWER) bot against
 bot only, PBEM_STRENGTH_ONLY=TEXT[,TEXT] plays only the scenarios whose id holds one of them (and prints the tables
 without writing docs/selfplay.md: a partial run). `bench/strength.py --what-if NAME [GAMES]` plays bot against bot on a
-scenario with one reconstructed table changed (WHAT_IFS) beside the same games on the scenario as it is;
+scenario with one reconstructed table changed (WHAT_IFS), or started with a rule option (OPTION_WHAT_IFS), beside the
+same games on the scenario as it is;
 `--what-if NAME GAMES LEVEL...` plays them at those levels instead (as `pbem selfplay --level`, e.g. soviet=random).
 """
 from __future__ import annotations
@@ -48,7 +49,7 @@ def scenarios() -> list[tuple[str, str, tuple[str, ...], list[str]]]:
     out = []
     for path in builtin_scenarios():
         scen = find_scenario(str(path))
-        variants = sorted(k for k, v in scen.doc.get("options", {}).items() if v.get("implemented", True)
+        variants = sorted(k for k, v in get(scen.ruleset).options(scen).items() if v.get("implemented", True)
                           and not k.startswith("solitaire-") and k not in SKIP_VARIANTS)
         name = f"{path.parent.name}/{path.name[:-len('.scenario.yaml')]}"
         if ONLY and not any(t in name for t in ONLY):
@@ -291,6 +292,8 @@ WHAT_IFS = {"spi-supply": ("spi-barbarossa/barbarossa-1941", _spi_supply),
             "fast-map-nearer": ("barbarossa-fast/june-1941", _fast_map_nearer),
             "fast-more-panzers": ("barbarossa-fast/june-1941", _fast_more_panzers),
             "fast-both": ("barbarossa-fast/june-1941", _fast_both)}
+# the other reading of a rule, played as the ruleset's option (docs/rules/barbarossa-fast.md, Interpretations 13)
+OPTION_WHAT_IFS = {"fast-move-then-attack": ("barbarossa-fast/june-1941", ("move-then-attack",))}
 
 
 def what_if(name: str, games: int, levels: tuple[str, ...] = ()) -> str:
@@ -302,15 +305,20 @@ def what_if(name: str, games: int, levels: tuple[str, ...] = ()) -> str:
     from pbem import batch
     from pbem.core.scenario import find_scenario
 
-    scen, change = WHAT_IFS[name]
+    scen, change = {**WHAT_IFS, **OPTION_WHAT_IFS}[name]
     original = find_scenario(scen)
     tmp = Path(tempfile.mkdtemp())
     folder = tmp / original.path.parent.name
     shutil.copytree(original.path.parent, folder)
-    change(folder)
+    options: tuple[str, ...] = ()
+    changed = str(folder / original.path.name)
+    if isinstance(change, tuple):  # a rule option instead of a changed table: the same scenario, started with it
+        options, changed = change, scen
+    else:
+        change(folder)
     out = []
-    for label, ref in (("as reconstructed", scen), (name, str(folder / original.path.name))):
-        matches = [Match(ref, f"whatif-{i}", levels) for i in range(games)]
+    for label, ref, opts in (("as reconstructed", scen, ()), (name, changed, options)):
+        matches = [Match(ref, f"whatif-{i}", levels, opts) for i in range(games)]
         results = batch.run_parallel(play, matches, os.cpu_count() or 1, lambda r: None)
         ok = [r for r in results if r["ok"]]
         wins = Counter(str(r.get("winner") or "draw") for r in ok)

@@ -21,7 +21,9 @@ the German plays for the victory points (General Rules: the cities he holds at t
   one link a turn): its units step one position nearer each turn, spread over the links into it, attack only what
   lies nearer it (gambling on Weak defenders), and its left-over units join a planned attack nearer it; the march
   stops when Leningrad holds more than 3 Russians or another city but Moscow more than 4 (a Russian who stacks his
-  cities: the army group alone cannot storm them, and it plays as the others do);
+  cities: the army group alone cannot storm them, and it plays as the others do); Army Group South's Rumanian-front
+  wing (11. Armee, III PzKps) marches the same way on Odessa and then Sevastopol, which gets no replacements
+  (`_march`);
 - the free units next to a Russian city they cannot take attack it anyway when the rules' own battle says no German
   unit is lost (`_grinds`): German Disruption recovers in the same step, Russian does not.
 """
@@ -35,7 +37,7 @@ from ..core.frozen import thaw
 from ..core.hidden import Keyring
 from ..core.state import GameState, Unit
 from ..rulesets.barbarossa_fast.data import ARMY, GERMAN, LUFTFLOTTE, PANZER, SECTOR_OF_GROUP, SOVIET, load
-from ..rulesets.barbarossa_fast.german import good_weather, panzer_reach
+from ..rulesets.barbarossa_fast.german import basic_links, friendly_reach, good_weather, move_first
 from ..rulesets.barbarossa_fast.situation import LENINGRAD, MOSCOW, Situation
 from . import game_pick
 from .legal import keep_legal
@@ -219,12 +221,7 @@ def _group(sit: Situation, u: Any) -> str:
 def _frontier(sit: Situation, units: list) -> list[str]:
     """Enemy positions these units can attack this turn: linked to them, or for panzerkorps two links away
     through a friendly position (OPERATIONAL MOVEMENT)."""
-    reach = panzer_reach(sit)
-    out = {n for u in units for n in sit.data.links(u.location) if _target(sit, n)}
-    if reach >= 2:
-        out |= {t for u in units if u.type == PANZER for p in sit.data.links(u.location)
-                if sit.owner(p) == GERMAN and _open(sit, p) for t in sit.data.links(p) if _target(sit, t)}
-    return sorted(out)
+    return sorted({t for u in units for p in _jump_offs(sit, u) for t in sit.data.links(p) if _target(sit, t)})
 
 
 def _target(sit: Situation, place: str) -> bool:
@@ -273,25 +270,21 @@ def _join(sit: Situation, plans: list[dict], free: dict) -> None:
     nearer it, within one army and three panzerkorps a link (GROUND COMBAT): the attackers move onto the position
     it takes, a link nearer, where a unit that waits stays where it is (an army moves one link a turn, by bonus
     link or attack)."""
-    reach = panzer_reach(sit)
-    march = _leningrad_march(sit)
     for u in sorted(free.values(), key=lambda u: (u.type != ARMY, u.id)):
-        if not march or _sector(sit, u) != "north":
+        march = _march(sit, u)
+        if not march:
             continue
         for p in plans:
             t = p["target"]
             if march.get(t, 99) >= march.get(u.location, 99):
                 continue
-            start = u.location if sit.data.linked(u.location, t) else None
-            if start is None and u.type == PANZER and reach >= 2:
-                start = next((x for x in sorted(sit.data.links(u.location)) if sit.data.linked(x, t)
-                              and sit.owner(x) == GERMAN and _open(sit, x)), None)
-            if start is None:
-                continue
-            same = [x for x, st in p["with"].items() if st == start and sit.units[x].type == u.type]
-            if len(same) < (ARMY_ROOM if u.type == ARMY else PANZER_ROOM):
-                p["with"][u.id] = start
-                free.pop(u.id)
+            for start in _starts(sit, u, t):
+                same = [x for x, st in p["with"].items() if st == start and sit.units[x].type == u.type]
+                if len(same) < (ARMY_ROOM if u.type == ARMY else PANZER_ROOM):
+                    p["with"][u.id] = start
+                    free.pop(u.id)
+                    break
+            if u.id not in free:
                 break
 
 
@@ -337,38 +330,31 @@ def _attack(sit: Situation, t: str, free: dict, bad_weather: bool, fields: dict,
     """The free units that can attack t (at most one army and three panzerkorps a link, GROUND COMBAT), if
     they take it by the rules' own battle (`takes`); when they surely do, without the panzerkorps it does not
     need. They are taken from `free`."""
-    reach = panzer_reach(sit)
     group: dict[str, str] = {}
     per_link: dict[str, list] = {}
     ring_work = bool(sit.data.vp(t)) or _guards_city(sit, t)
-    march = _leningrad_march(sit)
     for u in sorted(free.values(), key=lambda u: (u.type != ARMY, u.id)):
         field = fields.get(_sector(sit, u)) or {}
-        if march and _sector(sit, u) == "north":
-            if march.get(t, 99) >= march.get(u.location, 99) and t != LENINGRAD:
-                continue  # Army Group North marches on Leningrad: no attack that does not bring it nearer
+        march = _march(sit, u)
+        if march:
+            if march.get(t, 99) >= march.get(u.location, 99) and march.get(t) != 0:
+                continue  # a marching unit attacks only what brings it nearer its city
         elif not ring_work and field.get(t, 9) > field.get(u.location, 9):
             continue  # no attack back away from the cities, but for a ring's work
-        start = None
-        if sit.data.linked(u.location, t):
-            start = u.location
-        elif u.type == PANZER and reach >= 2:
-            start = next((p for p in sorted(sit.data.links(u.location)) if sit.data.linked(p, t)
-                          and sit.owner(p) == GERMAN and _open(sit, p)), None)
+        start = next((st for st in _starts(sit, u, t) if not (
+            (u.type == ARMY and any(x.type == ARMY for x in per_link.get(st, []))) or
+            (u.type == PANZER and sum(1 for x in per_link.get(st, []) if x.type == PANZER) >= 3))), None)
         if start is None:
             continue
         link = per_link.setdefault(start, [])
-        if (u.type == ARMY and any(x.type == ARMY for x in link)) or (u.type == PANZER and sum(
-                1 for x in link if x.type == PANZER) >= 3):
-            continue
         link.append(u)
         group[u.id] = start
     # a failed German attack costs little (Disrupted units recover at the end of the step, GAME-TURN SEQUENCE 5):
     # it goes in with everything if the face-down defenders may be Weak
     sure = bool(group) and takes(sit, t, group)
     gamble = len(sit.at(t, SOVIET)) <= GAMBLE  # a big garrison is not all Weak (the cities get Strong units first)
-    if march and any(_sector(sit, sit.units[uid]) == "north" for uid in group):
-        gamble = len(sit.at(t, SOVIET)) <= BIG_STACK  # the march on Leningrad has no turn to lose
+    if any(_march(sit, sit.units[uid]) for uid in group):
+        gamble = len(sit.at(t, SOVIET)) <= BIG_STACK  # a march on a far city has no turn to lose
     if not group or not (sure or (gamble and takes(sit, t, group, assume="weak"))):
         return None
     if sure and len(sit.at(t, SOVIET)) <= GAMBLE:  # (the battle of a big stack is costly to weigh again and again)
@@ -380,6 +366,37 @@ def _attack(sit: Situation, t: str, free: dict, bad_weather: bool, fields: dict,
     for uid in group:
         free.pop(uid)
     return {"target": t, "with": group, "worth": worth, "fields": fields}
+
+
+def _jump_offs(sit: Situation, u: Any) -> list[str]:
+    """The positions u can attack from this turn: its own, and those its friendly links before an attack reach
+    (OPERATIONAL MOVEMENT, `german.basic_links`: a panzerkorps one in good weather; under the option
+    move-then-attack an army one and a panzerkorps two)."""
+    memo = sit.__dict__.setdefault("_bot_jump", {})
+    key = (u.id, u.location)
+    if key not in memo:
+        reach = friendly_reach(sit, u.location, basic_links(sit, u)) - {u.location}
+        memo[key] = [u.location] + sorted(p for p in reach if _open(sit, p))
+    return memo[key]
+
+
+def _starts(sit: Situation, u: Any, t: str) -> list[str]:
+    """Where u attacks t from, its own position first."""
+    return [p for p in _jump_offs(sit, u) if sit.data.linked(p, t)]
+
+
+def _moves(sit: Situation, u: Any) -> dict[str, str | None]:
+    """Where a unit that does not attack may end its move, with the `via` of its order: one bonus link (as the
+    rules are read by default); under the option move-then-attack its friendly links first (`_jump_offs`), then
+    the bonus link."""
+    out: dict[str, str | None] = {n: None for n in sorted(sit.data.links(u.location))
+                                  if _open(sit, n) and sit.data.kind(n) != "offboard"}
+    if move_first(sit):
+        for p in _jump_offs(sit, u)[1:]:
+            for n in sorted(sit.data.links(p)):
+                if n not in out and n != u.location and _open(sit, n) and sit.data.kind(n) != "offboard":
+                    out[n] = p
+    return out
 
 
 def _hopeless(sit: Situation, target: str, jump: dict[str, str], assume: str) -> bool:
@@ -531,24 +548,24 @@ def _bonus_moves(sit: Situation, plans: list[dict], attacking: set[str]) -> list
         short = _threat(sit, place) + 1 - hold.get(place, 1)
         return GUARD * (min(change, max(0, short)) if change > 0 else -max(0, min(-change, short - change)))
 
-    march = _leningrad_march(sit)
     on_road: dict[tuple[str, str], int] = {}  # (position, type) -> marching units that will stand there
     for u in movers:
         if u.location in keep and u.location not in kept:
             kept.add(u.location)
             continue
         room = ARMY_ROOM if u.type == ARMY else PANZER_ROOM
-        if march and _sector(sit, u) == "north":
-            o = _step_toward(sit, u, march, standing, on_road)
+        march = _march(sit, u)
+        if march:
+            o, via = _step_toward(sit, u, march, standing, on_road)
             if o != u.location:
-                out.append({"bonus": u.id, "to": o})
+                out.append({"bonus": u.id, "to": o, **({"via": via} if via else {})})
                 standing = standing | {o}
                 staying[u.location] -= 1
             continue
         leave = _stand(sit, u.location) if staying[u.location] == 1 else 0.0  # the last one out opens the ring
         home = _sector(sit, u)
-        options = [u.location] + [n for n in sorted(sit.data.links(u.location)) if _open(sit, n)
-                                  and sit.data.kind(n) != "offboard"]
+        moves = _moves(sit, u)
+        options = [u.location] + list(moves)
         best: tuple | None = None
         for o in options:
             gain = _ring(sit, o, standing) if o != u.location and o not in standing else 0.0  # walking into the ring
@@ -572,7 +589,7 @@ def _bonus_moves(sit: Situation, plans: list[dict], attacking: set[str]) -> list
         _, _, o, s = best
         load[(s, u.type)] = load.get((s, u.type), 0) + 1
         if o != u.location:
-            out.append({"bonus": u.id, "to": o})
+            out.append({"bonus": u.id, "to": o, **({"via": moves[o]} if moves[o] else {})})
             standing = standing | {o}
             staying[u.location] -= 1
             hold[u.location] -= _hold(u)
@@ -580,7 +597,34 @@ def _bonus_moves(sit: Situation, plans: list[dict], attacking: set[str]) -> list
     return out
 
 
-CROWDED = 3  # Leningrad defenders beyond which Army Group North stops marching on it alone
+CROWDED = 3  # defenders of its city beyond which a march stops (its wing alone cannot storm them)
+CRIMEA = ("ge-11a", "ge-3pz")  # Army Group South's Rumanian-front wing: Odessa, then the Crimea (SEVASTOPOL)
+SEVASTOPOL, ODESSA = "Sevastopol", "Odessa"
+
+
+def _march(sit: Situation, u: Any) -> dict[str, int]:
+    """The road of the march u is on (links from each position to its city), or nothing: Army Group North
+    marches on Leningrad; the Rumanian-front wing of Army Group South on Odessa and then Sevastopol, the city
+    that never gets replacements (RUSSIAN REPLACEMENTS), 6 links from its base, as 11. Armee did in 1941."""
+    if _sector(sit, u) == "north":
+        return _leningrad_march(sit)
+    if u.id in CRIMEA and _sector(sit, u) == "south":
+        return _city_march(sit, ODESSA if sit.owner(ODESSA) != GERMAN else SEVASTOPOL)
+    return {}
+
+
+def _city_march(sit: Situation, city: str) -> dict[str, int]:
+    memo = sit.__dict__.setdefault("_bot_marches", {})
+    if city not in memo:
+        memo[city] = {} if sit.owner(city) == GERMAN or _stacked(sit, city) else _distances(sit, [city])
+    return memo[city]
+
+
+def _stacked(sit: Situation, city: str) -> bool:
+    """A city its marching wing alone cannot storm, or a Russian who stacks his cities (the solitaire Russian's
+    garrisons): the wing then plays as the others do."""
+    return len(sit.at(city, SOVIET)) > CROWDED or any(
+        len(sit.at(c, SOVIET)) > STORM for c in _russian_cities(sit) if c != MOSCOW)
 
 
 def _leningrad_march(sit: Situation) -> dict[str, int]:
@@ -589,33 +633,34 @@ def _leningrad_march(sit: Situation) -> dict[str, int]:
     German or holds more defenders than the army group alone can storm (then it plays as the others do)."""
     memo = sit.__dict__.get("_bot_march")
     if memo is None:
-        crowded = len(sit.at(LENINGRAD, SOVIET)) > CROWDED or any(
-            len(sit.at(c, SOVIET)) > STORM for c in _russian_cities(sit) if c != MOSCOW)
-        memo = {} if sit.owner(LENINGRAD) == GERMAN or crowded else _distances(sit, [LENINGRAD])
+        memo = {} if sit.owner(LENINGRAD) == GERMAN or _stacked(sit, LENINGRAD) else _distances(sit, [LENINGRAD])
         sit.__dict__["_bot_march"] = memo
     return memo
 
 
 def _step_toward(sit: Situation, u: Any, field: dict[str, int], standing: frozenset[str],
-                 load: dict[tuple[str, str], int]) -> str:
-    """The bonus link that brings u nearer the goal of `field` (or where it stays): next to the goal, another
-    position next to it when this one's link already has its army or three panzerkorps (GROUND COMBAT)."""
+                 load: dict[tuple[str, str], int]) -> tuple[str, str | None]:
+    """The bonus link that brings u nearer the goal of `field` (or where it stays); where the way on is a Russian
+    position to attack, another position beside it on the road when this one's link onward already has its army or
+    three panzerkorps (GROUND COMBAT: one army and three panzerkorps a link, so two armies attack down two links)."""
     here = field.get(u.location, 99)
     room = ARMY_ROOM if u.type == ARMY else PANZER_ROOM
-    if here == 1:
-        options = [u.location] + [n for n in sorted(sit.data.links(u.location)) if _open(sit, n) and field.get(n) == 1]
-    else:
-        options = [u.location] + [n for n in sorted(sit.data.links(u.location)) if _open(sit, n)
-                                  and sit.data.kind(n) not in ("offboard", "german-base") and field.get(n, 99) < here]
+
+    def blocked(o: str) -> bool:  # the way on from o is a Russian position to be attacked
+        return any(_enemy(sit, n) and field.get(n, 99) == field.get(o, 99) - 1 for n in sit.data.links(o))
+
+    moves = _moves(sit, u)
+    options = [u.location] + [n for n in moves if sit.data.kind(n) != "german-base"
+                              and (field.get(n, 99) < here or (field.get(n) == here and blocked(n)))]
 
     def score(o: str) -> tuple:
         full = load.get((o, u.type), 0) >= room  # (its link onward already has its army or three panzerkorps)
-        near = field.get(o, 99) + (2 * full if field.get(o) == 1 else 0)
+        near = field.get(o, 99) + (2 * full if blocked(o) else 0)
         return (-near, not full, _ring(sit, o, standing) if o not in standing else 0.0, o == u.location, o)
 
     best = max(options, key=score)
     load[(best, u.type)] = load.get((best, u.type), 0) + 1
-    return best
+    return best, moves.get(best)
 
 
 GUARD = 10  # the worth of a hold point a ring position lacks against the Russian units next to it

@@ -136,8 +136,9 @@ def scenarios(as_json: bool) -> None:
     rows = []
     for p in builtin_scenarios():
         s = find_scenario(str(p))
+        options = game.ruleset_of_id(s.ruleset).options(s)
         rows.append({"id": f"{p.parent.name}/{p.name[:-14]}", "ruleset": s.ruleset, "name": s.doc["name"],
-                     "options": sorted(k for k, v in s.doc.get("options", {}).items() if v.get("implemented", True))})
+                     "options": sorted(k for k, v in options.items() if v.get("implemented", True))})
     width = max((len(r["id"]) for r in rows), default=0)
     text = "\n".join(f"{r['id']:<{width}}  {r['name']}" for r in rows) or "no scenarios found"
     _out(rows, as_json, text)

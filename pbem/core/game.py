@@ -481,7 +481,7 @@ def new_game(scenario_ref: str, *, game_id: str | None, seed: str | None, option
             raise UsageError(f"the {what} {value!r} must be printable text without '|' (it keys the die, docs/dice.md)")
     scen = find_scenario(scenario_ref)
     rs = get(scen.ruleset)
-    declared = scen.doc.get("options", {})  # a ruleset that has a rulebook solitaire declares it (Barbarossa Fast)
+    declared = rs.options(scen)  # a ruleset that has a rulebook solitaire declares it (Barbarossa Fast)
     own, solo = solitaire.split_options([o for o in options if o not in declared], rs.sides)
     given = [o for o in options if o in declared] + own
     if commitments:

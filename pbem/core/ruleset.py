@@ -28,6 +28,13 @@ class Ruleset(ABC):
     # The schema of what a state of this game holds beyond schemas/state.schema.json (its phases, the types of
     # the extras and unit flags its rules read): checked whenever a state is loaded (game.check_state).
     state_schema: str = ""
+    # Options of the rules themselves, beside each scenario's own (`options:` in its file): a reading of the rules
+    # every scenario of the ruleset offers, kept out of the scenario files so their digests stay as they were.
+    rule_options: Mapping[str, Mapping[str, Any]] = {}
+
+    def options(self, scenario: Scenario) -> dict[str, Mapping[str, Any]]:
+        """Every option a game of this scenario may be started with: the scenario's and the rules' own."""
+        return {**scenario.doc.get("options", {}), **self.rule_options}
 
     @abstractmethod
     def new_game(self, scenario: Scenario, *, game_id: str, dice: Any, options: Sequence[str],

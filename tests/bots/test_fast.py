@@ -211,3 +211,24 @@ def test_army_group_north_s_spare_panzerkorps_joins_the_attack_on_its_road():
                     {"Pskov": 1, "Leningrad": 1, **THIN})
     plans = [p for p in fast._plan(_sit(state)) if p["target"] == "Pskov"]
     assert plans and {"ge-16a", "ge-18a", "ge-41pz"} <= set(plans[0]["with"])
+
+
+def test_the_rumanian_front_wing_marches_on_odessa_and_then_sevastopol():
+    """11. Armee and III PzKps (Army Group South's Rumanian-front wing) march on Odessa, and once it is German on
+    Sevastopol, the city that never gets replacements (RUSSIAN REPLACEMENTS): from Kishinev the empty Tiraspol is
+    their bonus link while Odessa is Russian; with Odessa taken, the road runs to the Crimea; the rest of the army
+    group marches on nothing of the kind."""
+    from dataclasses import replace
+
+    state = _placed(_to("german-movement", 2), {"ge-11a": "Kishinev", "ge-3pz": "Kishinev"},
+                    {"Tiraspol": 0, "Balti": 0, "Odessa": 1, **THIN})
+    sit = _sit(state)
+    assert fast._march(sit, state.unit("ge-11a"))["Kishinev"] == 2
+    assert fast._march(sit, state.unit("ge-6a")) == {}
+    items = fast.orders(state, "german", None)
+    assert violations(state, "german", items) == []
+    bonus = {o["bonus"]: o["to"] for o in items if "bonus" in o}
+    assert bonus.get("ge-11a") == "Tiraspol"
+    taken = replace(state, control=state.control | {"Odessa": "german"})
+    road = fast._march(_sit(_placed(taken, {}, {"Odessa": 0})), state.unit("ge-11a"))
+    assert road["Sevastopol"] == 0 and road["Odessa"] == 3 and road["Kishinev"] == 5

@@ -23,6 +23,38 @@ def panzer_reach(sit: Situation) -> int:
     return 1 if w == "mud" or (w == "snow" and sit.extras.get("first_snow")) else 2
 
 
+MOVE_THEN_ATTACK = "move-then-attack"  # the scenario option for the other reading of OPERATIONAL MOVEMENT
+
+
+def move_first(sit: Situation) -> bool:
+    return MOVE_THEN_ATTACK in sit.state.options
+
+
+def basic_links(sit: Situation, u: Any) -> int:
+    """The friendly links a German unit moves before it attacks (OPERATIONAL MOVEMENT). As the rules are read by
+    default, the link an army or a Russian unit moves to attack is the attack itself, and a panzerkorps's two
+    include it: so 0 for an army, 1 for a panzerkorps (0 in Mud and the first Snow). Under the option
+    move-then-attack (docs/rules/barbarossa-fast.md) the operational movement step comes first and the attack
+    after it: 1 for an army, 2 for a panzerkorps (1 in Mud and the first Snow); a unit that does not attack adds
+    its bonus link."""
+    if u.type == PANZER:
+        return panzer_reach(sit) - (0 if move_first(sit) else 1)
+    return 1 if move_first(sit) and u.type == ARMY else 0
+
+
+def friendly_reach(sit: Situation, here: str, links: int) -> set[str]:
+    """The positions a German unit reaches from `here` over at most `links` friendly links: through German-held
+    positions free of Russian units (here included)."""
+    def friendly(p: str) -> bool:
+        return sit.owner(p) == GERMAN and sit.occupied_by(p) != SOVIET and sit.data.kind(p) != "offboard"
+
+    out, frontier = {here}, {here}
+    for _ in range(links):
+        frontier = {n for p in sorted(frontier) for n in sit.data.links(p) if n not in out and friendly(n)}
+        out |= frontier
+    return out
+
+
 # --- step 2: operational movement (bonus links) and air operations -------------------------------------
 def movement(sit: Situation, items: Items, dice: Dice | None, v: Violations) -> None:
     used: set[str] = set()
@@ -50,7 +82,7 @@ def _german_unit(sit: Situation, uid: str, i: int, o: Mapping, v: Violations, se
 
 
 def _bonus(sit: Situation, i: int, o: Mapping, used: set[str], v: Violations) -> None:
-    uid, to = str(o["bonus"]), str(o.get("to"))
+    uid, to, via = str(o["bonus"]), str(o.get("to")), str(o.get("via") or "")
     u = _german_unit(sit, uid, i, o, v, "OPERATIONAL MOVEMENT")
     if u is None:
         return
@@ -62,8 +94,14 @@ def _bonus(sit: Situation, i: int, o: Mapping, used: set[str], v: Violations) ->
         v.add("DISRUPTED_NO_MOVE", "DISRUPTION", f"{sit.label(u)} is Disrupted and may not move", i, o, uid, u.location)
     elif not sit.data.board.has(to):
         v.add("UNKNOWN_POSITION", "OPERATIONAL MOVEMENT", f"there is no position {to!r}", i, o, uid, to)
-    elif not sit.data.linked(u.location, to):
-        v.add("NO_SUCH_LINK", "OPERATIONAL MOVEMENT", f"there is no link from {u.location} to {to}", i, o, uid, to)
+    elif via and not move_first(sit):
+        v.add("BONUS_VIA", "OPERATIONAL MOVEMENT", "a unit that does not attack moves its one bonus link: `via:` is "
+              f"for the option {MOVE_THEN_ATTACK}", i, o, uid, via)
+    elif via and (via == u.location or via not in friendly_reach(sit, u.location, basic_links(sit, u))):
+        v.add("BONUS_NOT_FRIENDLY", "OPERATIONAL MOVEMENT", f"{sit.label(u)} does not reach {via} over "
+              f"{basic_links(sit, u)} friendly link(s) before its bonus link", i, o, uid, via)
+    elif not sit.data.linked(via or u.location, to):
+        v.add("NO_SUCH_LINK", "OPERATIONAL MOVEMENT", f"there is no link from {via or u.location} to {to}", i, o, uid, to)
     elif sit.occupied_by(to) == SOVIET:
         v.add("BONUS_INTO_ENEMY", "OPERATIONAL MOVEMENT", f"a bonus link may not enter {to}: Russian units are there "
               "(attack it instead)", i, o, uid, to)
@@ -74,7 +112,8 @@ def _bonus(sit: Situation, i: int, o: Mapping, used: set[str], v: Violations) ->
         v.add("OFFBOARD_RUSSIAN", "OPERATIONAL MOVEMENT", f"{to} is a Russian off-map box", i, o, uid, to)
     else:
         used.add(uid)
-        sit.note("move", f"{sit.label(u)} moves a bonus link {u.location} -> {to}", unit=uid, to=to)
+        path = f"{u.location} -> {via} -> {to}" if via else f"{u.location} -> {to}"
+        sit.note("move", f"{sit.label(u)} moves " + ("to " if via else "a bonus link ") + path, unit=uid, to=to)
         sit.move(uid, to)
         sit.flag(uid, "moved", True)
 
@@ -268,13 +307,14 @@ def _plan_attack(sit: Situation, i: int, o: Mapping, committed: set[str], v: Vio
         else:
             start = via.get(uid, u.location)
             if uid in via:
-                if u.type != PANZER or panzer_reach(sit) < 2:
+                if basic_links(sit, u) == 0:
                     v.add("ATTACK_REACH", "OPERATIONAL MOVEMENT", "only panzerkorps move 2 links to attack, and only 1 in "
-                          "Mud and the first Snow", i, o, uid, start)
+                          f"Mud and the first Snow (armies move first under the option {MOVE_THEN_ATTACK})",
+                          i, o, uid, start)
                     continue
-                if not data.linked(u.location, start) or sit.occupied_by(start) == SOVIET or sit.owner(start) != GERMAN:
-                    v.add("ATTACK_NOT_FRIENDLY", "OPERATIONAL MOVEMENT", f"{start} is not a friendly position linked "
-                          f"to {u.location}", i, o, uid, start)
+                if start == u.location or start not in friendly_reach(sit, u.location, basic_links(sit, u)):
+                    v.add("ATTACK_NOT_FRIENDLY", "OPERATIONAL MOVEMENT", f"{start} is not a friendly position "
+                          f"{basic_links(sit, u)} link(s) from {u.location}", i, o, uid, start)
                     continue
             if not data.linked(start, target):
                 v.add("NO_SUCH_LINK", "OPERATIONAL MOVEMENT", f"there is no link from {start} to {target}", i, o, uid, target)

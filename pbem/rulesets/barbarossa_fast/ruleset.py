@@ -43,11 +43,16 @@ class BarbarossaFast(Ruleset):
     name = "Barbarossa Fast, June-December 1941"
     sides = SIDES
     hides = (SOVIET,)
+    rule_options = {german.MOVE_THEN_ATTACK: {
+        "description": "OPERATIONAL MOVEMENT read as a movement step before the attacks: armies and Russian units "
+                       "move 1 link and then attack, panzerkorps 2 friendly links (1 in Mud and the first Snow), and "
+                       "a unit that does not attack adds its bonus link (docs/rules/barbarossa-fast.md)",
+        "implemented": True}}
 
     def new_game(self, scenario: Scenario, *, game_id: str, dice: DiceState, options: Sequence[str],
                  setup: str | None) -> GameState:
         data = load(scenario)
-        known = scenario.doc.get("options", {})
+        known = self.options(scenario)
         for opt in options:
             if opt not in known or not known[opt].get("implemented", False):
                 raise ReferenceError_(f"unknown option {opt!r}; available: " + ", ".join(sorted(known)))

@@ -2,11 +2,13 @@
 replacements and their deployment (7): OPERATIONAL MOVEMENT, All Russian Attacks, RUSSIAN REPLACEMENTS."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from .battle import Assault, fight
 from .common import Violations, as_list
 from .data import GERMAN, SOVIET
+from .german import MOVE_THEN_ATTACK
 from .situation import Situation
 
 Items = Sequence[tuple[int, Mapping[str, Any]]]
@@ -68,19 +70,32 @@ def move_problem(sit: Situation, u: Any, to: str) -> tuple[str, str, str] | None
 
 
 def _move(sit: Situation, i: int, o: Mapping, attackers: set[str], moved: set[str], v: Violations) -> None:
-    uid, to = str(o["move"]), str(o.get("to"))
+    """A Russian move: one link. Under the option move-then-attack (german.basic_links) a unit may attack after its
+    link, and one that does not attack adds its bonus link from `via` (each link as OPERATIONAL MOVEMENT allows)."""
+    uid, to, via = str(o["move"]), str(o.get("to")), str(o.get("via") or "")
     u = _russian(sit, uid, i, o, v, "OPERATIONAL MOVEMENT")
     if u is None:
         return
-    problem = ("MOVED_TWICE", "OPERATIONAL MOVEMENT", f"{uid} already moves or attacks this turn") \
-        if uid in moved or uid in attackers else move_problem(sit, u, to)
+    first = MOVE_THEN_ATTACK in sit.state.options
+    problem = None
+    if uid in moved or (uid in attackers and (via or not first)):
+        problem = ("MOVED_TWICE", "OPERATIONAL MOVEMENT", f"{uid} already moves or attacks this turn"
+                   + (" (a unit that attacks moves one link first, no bonus link)" if first else ""))
+    elif via and not first:
+        problem = ("MOVE_VIA", "OPERATIONAL MOVEMENT", f"a Russian unit moves one link: `via:` is for the option "
+                   f"{MOVE_THEN_ATTACK}")
+    elif via:
+        problem = move_problem(sit, u, via) or move_problem(sit, replace(u, location=via), to)
+    else:
+        problem = move_problem(sit, u, to)
     if problem:
         code, section, message = problem
         v.add(code, section, message, i, o, uid, to if sit.data.board.has(to) else None)
         return
     moved.add(uid)
     rail = sit.data.kind(to) == "offboard" and sit.data.kind(u.location) == "offboard"
-    sit.note("move", f"{sit.label(u)} moves {u.location} -> {to}" + (" (off-map rail)" if rail else ""), unit=uid, to=to)
+    path = f"{u.location} -> {via} -> {to}" if via else f"{u.location} -> {to}"
+    sit.note("move", f"{sit.label(u)} moves {path}" + (" (off-map rail)" if rail else ""), unit=uid, to=to)
     sit.move(uid, to)
 
 

@@ -1,0 +1,120 @@
+"""OPERATIONAL MOVEMENT under the option move-then-attack (docs/rules/barbarossa-fast.md, Operational movement):
+the movement step comes before the attacks, so an army moves 1 friendly link and then attacks, a panzerkorps 2
+(1 in Mud and the first Snow), and a unit that does not attack adds its bonus link; a Russian unit may move its
+link and then attack. Each case is refused as the rules are read by default, so each test shows both readings."""
+import pytest
+
+from pbem import selfplay
+from pbem.bots import fast, orders_file
+from pbem.bots.legal import violations
+from pbem.core import game
+from pbem.core.errors import OrdersRejected
+
+from .helpers import arrange, at_phase, step, tokens_of, two_player_german_turn
+
+OPTION = "move-then-attack"
+
+
+@pytest.fixture(scope="module")
+def base():
+    return two_player_german_turn()
+
+
+def codes(exc) -> list[str]:
+    return [v.code for v in exc.value.violations]
+
+
+def opt(state):
+    return state.evolve(options=tuple(sorted(set(state.options) | {OPTION})))
+
+
+def test_an_army_moves_a_friendly_link_and_then_attacks(base):
+    w1 = tokens_of(base, "weak", 1)[0]
+    st = at_phase(arrange(base, german={"ge-4a": "Bialystok"}, soviet={w1: "Smolensk"},
+                          control={"Bialystok": "german", "Minsk": "german"}), "german-attacks", "german")
+    order = [{"attack": "Smolensk", "with": ["ge-4a"], "via": {"ge-4a": "Minsk"}}]
+    with pytest.raises(OrdersRejected) as exc:
+        step(st, "german", order)
+    assert codes(exc) == ["ATTACK_REACH"]
+    after = step(opt(st), "german", order)
+    assert after.unit(w1).status != "active" or after.unit(w1).location != "Smolensk"
+    assert after.unit("ge-4a").location in ("Smolensk", "Minsk")  # it moved up before the attack
+
+
+def test_a_panzerkorps_moves_two_friendly_links_and_then_attacks_but_one_in_mud(base):
+    w1 = tokens_of(base, "weak", 1)[0]
+    st = at_phase(arrange(base, german={"ge-24pz": "Brest-Litovsk", "ge-39pz": "Brest-Litovsk"}, soviet={w1: "Smolensk"},
+                          control={"Brest-Litovsk": "german", "Bialystok": "german", "Minsk": "german"}),
+                  "german-attacks", "german")
+    order = [{"attack": "Smolensk", "with": ["ge-24pz", "ge-39pz"], "via": {"ge-24pz": "Minsk", "ge-39pz": "Minsk"}}]
+    with pytest.raises(OrdersRejected) as exc:  # Minsk is two links from Brest-Litovsk
+        step(st, "german", order)
+    assert set(codes(exc)) == {"ATTACK_NOT_FRIENDLY"}
+    step(opt(st), "german", order)
+    with pytest.raises(OrdersRejected) as exc:
+        step(opt(arrange(st, clear=False, weather="mud")), "german", order)
+    assert set(codes(exc)) == {"ATTACK_NOT_FRIENDLY"}
+    unfriendly = arrange(st, clear=False, control={"Bialystok": "soviet"})  # the way through must be German
+    with pytest.raises(OrdersRejected) as exc:
+        step(opt(unfriendly), "german", order)
+    assert set(codes(exc)) == {"ATTACK_NOT_FRIENDLY"}
+
+
+def test_a_unit_that_does_not_attack_adds_its_bonus_link(base):
+    st = at_phase(arrange(base, german={"ge-4a": "Bialystok"}, soviet={},
+                          control={"Bialystok": "german", "Minsk": "german"}), "german-movement", "german")
+    order = [{"bonus": "ge-4a", "via": "Minsk", "to": "Vitebsk"}]
+    with pytest.raises(OrdersRejected) as exc:
+        step(st, "german", order)
+    assert codes(exc) == ["BONUS_VIA"]
+    after = step(opt(st), "german", order)
+    assert after.unit("ge-4a").location == "Vitebsk"
+    far = arrange(st, clear=False, control={"Vitebsk": "german"})
+    with pytest.raises(OrdersRejected) as exc:  # an army's friendly links are one: Vitebsk is two away
+        step(opt(far), "german", [{"bonus": "ge-4a", "via": "Vitebsk", "to": "Velikiye Luki"}])
+    assert codes(exc) == ["BONUS_NOT_FRIENDLY"]
+    with pytest.raises(OrdersRejected) as exc:  # the bonus link never enters a Russian-held position
+        step(opt(arrange(st, clear=False, soviet={tokens_of(base, "weak", 1)[0]: "Vitebsk"})), "german", order)
+    assert codes(exc) == ["BONUS_INTO_ENEMY"]
+    with pytest.raises(OrdersRejected) as exc:  # nor an undestroyed fortress
+        step(opt(st), "german", [{"bonus": "ge-4a", "via": "Minsk", "to": "Smolensk"}])
+    assert codes(exc) == ["BONUS_INTO_FORTRESS"]
+
+
+def test_a_russian_unit_moves_its_link_and_then_attacks_or_adds_its_bonus_link(base):
+    s1, s2 = tokens_of(base, "strong", 2)
+    st = at_phase(arrange(base, german={"ge-4a": "Minsk"}, soviet={s1: "Vyazma", s2: "Bryansk"},
+                          control={"Minsk": "german"}), "russian-movement", "soviet")
+    move_and_attack = [{"move": s1, "to": "Smolensk"}, {"attack": "Minsk", "with": [s1]}]
+    with pytest.raises(OrdersRejected) as exc:
+        step(st, "soviet", move_and_attack)
+    assert "MOVED_TWICE" in codes(exc)
+    after = step(opt(st), "soviet", move_and_attack)
+    assert any(e["kind"] in ("combat", "battle") and "Minsk" in e["text"] for e in after.log["events"])
+    two = [{"move": s2, "via": "Orel", "to": "Tula"}]
+    with pytest.raises(OrdersRejected) as exc:
+        step(st, "soviet", two)
+    assert codes(exc) == ["MOVE_VIA"]
+    assert step(opt(st), "soviet", two).unit(s2).location == "Tula"
+    with pytest.raises(OrdersRejected) as exc:  # no bonus link for a unit that attacks
+        step(opt(st), "soviet", [{"move": s1, "via": "Smolensk", "to": "Vitebsk"}, {"attack": "Minsk", "with": [s1]}])
+    assert "MOVED_TWICE" in codes(exc)
+
+
+def test_the_german_bot_plays_the_option_with_legal_orders_only():
+    """A game under the option to its third game-turn: every German order the bot writes passes the rules as it
+    is written (no order left out by keep_legal), and it uses the option (an army attacks after its move, or a
+    unit moves two links)."""
+    job = selfplay.Game("barbarossa-fast/june-1941", "mta", options=(OPTION,), levels=("soviet=random",))
+    state, secrets = selfplay.start(job)
+    used = False
+    while state.turn <= 3 and not state.over:
+        sides = game.ruleset_of(state).submitters(state)
+        if state.phase in ("german-movement", "german-attacks"):
+            items = fast.orders(state, "german", None)
+            assert violations(state, "german", items) == []
+            used = used or any(o.get("via") and ("bonus" in o or any(
+                state.unit(u).type == "army" for u in o["via"])) for o in items)
+        files = [orders_file(state, s, secrets.get(s), job.level_of(s)) for s in sides]
+        state = game.adjudicate(state, files, secrets=[secrets[s] for s in secrets if s not in sides]).state
+    assert used
