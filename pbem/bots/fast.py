@@ -25,7 +25,10 @@ the German plays for the victory points (General Rules: the cities he holds at t
   wing (11. Armee, III PzKps) marches the same way on Odessa and then Sevastopol, which gets no replacements
   (`_march`);
 - the free units next to a Russian city they cannot take attack it anyway when the rules' own battle says no German
-  unit is lost (`_grinds`): German Disruption recovers in the same step, Russian does not.
+  unit is lost (`_grinds`): German Disruption recovers in the same step, Russian does not;
+- no army ends its turn next to Moscow while the Siberian Reserve waits (`_wakes_siberians`): a German army there
+  brings four face-up units onto Moscow (Russian Siberian Reserve Reinforcements), which otherwise come only in
+  December; panzerkorps may stand there, and armies attack Moscow itself from there.
 """
 from __future__ import annotations
 
