@@ -16,6 +16,7 @@ from ..core.errors import (EXIT_OK, MismatchError, OrdersRejected, PbemError, Pb
                           VerificationFailed)
 from ..core.files import check_targets, write_files
 from ..core.loading import dump_yaml, load_data, load_schema, schema_names, write_atomic
+from .entry import Interruptible
 
 
 def _emit_error(exc: PbemError, as_json: bool) -> None:
@@ -106,7 +107,20 @@ json_option = click.option("--json", "as_json", is_flag=True, help="machine-read
 force_option = click.option("--force", is_flag=True, help="replace an existing output file")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """Ctrl-C while click parses or a command runs ends as pbem.cli.entry says (exit 130), not with click's
+    "Aborted!" and exit 1, which means orders that break the rules."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        with Interruptible():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with Interruptible():
+            return super().invoke(ctx)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="pbem")
 def main() -> None:
     """pbem: adjudicate Barbarossa-family wargames by email, with verifiable dice."""

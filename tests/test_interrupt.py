@@ -1,0 +1,68 @@
+"""Ctrl-C the installed `pbem` console script while it starts and while it runs: every time exit 130 and
+"interrupted" on stderr, never a traceback (pbem/cli/entry.py). The moments are chosen by what the process has
+done, not by timings: Python's own import log (PYTHONPROFILEIMPORTTIME, one line as each module finishes loading)
+says how far the start-up has gone, and /proc says when the command sits waiting for its standard input."""
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+PBEM = Path(sys.executable).with_name("pbem")
+
+# Modules pbem.cli.main loads, early to late; "pbem.cli.main" done means click is parsing or the command runs.
+LOADED = ["click", "yaml", "pbem.core.game", "pbem.cli.main"]
+
+
+def _start() -> tuple[subprocess.Popen, queue.Queue]:
+    """`pbem show -`, which waits for a state on standard input (kept open), with Python's import log on stderr."""
+    proc = subprocess.Popen([str(PBEM), "show", "-"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPROFILEIMPORTTIME": "1"})
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=lambda: [*map(lines.put, proc.stderr), lines.put(None)], daemon=True).start()
+    return proc, lines
+
+
+def _wait_for_module(proc: subprocess.Popen, lines: queue.Queue, module: str, seen: list[str]) -> None:
+    while True:
+        line = lines.get(timeout=60)
+        assert line is not None, f"pbem ended (exit {proc.wait()}) before {module} loaded:\n{''.join(seen)}"
+        seen.append(line)
+        if line.startswith("import time:") and line.rsplit("|", 1)[-1].strip() == module:
+            return
+
+
+def _wait_until_blocked(proc: subprocess.Popen) -> None:
+    """Until the process sleeps in a system call: reading its standard input, the only wait `show -` has."""
+    deadline = time.monotonic() + 60
+    while Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "S":
+        assert time.monotonic() < deadline, "pbem show - never waited for its input"
+        time.sleep(0.005)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process state from /proc")
+@pytest.mark.parametrize("moment", [*LOADED, "waiting for input"])
+def test_ctrl_c_while_pbem_starts_or_runs_exits_130_without_a_traceback(moment):
+    proc, lines = _start()
+    seen: list[str] = []
+    try:
+        _wait_for_module(proc, lines, moment if moment in LOADED else LOADED[-1], seen)
+        if moment == "waiting for input":
+            _wait_until_blocked(proc)
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(timeout=60)
+    finally:
+        proc.kill()
+        proc.stdin.close()
+    while (line := lines.get(timeout=60)) is not None:
+        seen.append(line)
+    err = "".join(line for line in seen if not line.startswith("import time:"))
+    assert "Traceback" not in err, err
+    assert code == 130 and err.endswith("\ninterrupted\n"), (code, err)
