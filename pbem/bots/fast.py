@@ -25,7 +25,10 @@ the German plays for the victory points (General Rules: the cities he holds at t
   wing (11. Armee, III PzKps) marches the same way on Odessa and then Sevastopol, which gets no replacements
   (`_march`);
 - the free units next to a Russian city they cannot take attack it anyway when the rules' own battle says no German
-  unit is lost (`_grinds`): German Disruption recovers in the same step, Russian does not.
+  unit is lost (`_grinds`): German Disruption recovers in the same step, Russian does not;
+- no army ends its turn next to Moscow while the Siberian Reserve waits (`_wakes_siberians`): a German army there
+  brings four face-up units onto Moscow (Russian Siberian Reserve Reinforcements), which otherwise come only in
+  December; panzerkorps may stand there, and armies attack Moscow itself from there.
 """
 from __future__ import annotations
 
@@ -381,14 +384,27 @@ def _jump_offs(sit: Situation, u: Any) -> list[str]:
 
 
 def _starts(sit: Situation, u: Any, t: str) -> list[str]:
-    """Where u attacks t from, its own position first."""
-    return [p for p in _jump_offs(sit, u) if sit.data.linked(p, t)]
+    """Where u attacks t from, its own position first; none that would leave an army next to Moscow (on t, or
+    back on its jump-off) while the Siberians are still in reserve (`_wakes_siberians`), but in an attack on
+    Moscow itself."""
+    if t != MOSCOW and _wakes_siberians(sit, u, t):
+        return []
+    return [p for p in _jump_offs(sit, u) if sit.data.linked(p, t)
+            and (t == MOSCOW or not _wakes_siberians(sit, u, p))]
+
+
+def _wakes_siberians(sit: Situation, u: Any, place: str) -> bool:
+    """Whether u ending its turn on `place` brings the Siberian Reserve onto Moscow (Russian Siberian Reserve
+    Reinforcements: a German army next to Moscow activates them; otherwise they come only in December): four
+    face-up units, 9 hits more to kill, on the city a storm must take. Panzerkorps may stand there."""
+    return (u.type == ARMY and sit.extras.get("siberians", "reserve") == "reserve" and sit.owner(MOSCOW) != GERMAN
+            and sit.data.linked(place, MOSCOW))
 
 
 def _moves(sit: Situation, u: Any) -> dict[str, str | None]:
     """Where a unit that does not attack may end its move, with the `via` of its order: one bonus link (as the
     rules are read by default); under the option move-then-attack its friendly links first (`_jump_offs`), then
-    the bonus link."""
+    the bonus link. None that wakes the Siberians (`_wakes_siberians`)."""
     out: dict[str, str | None] = {n: None for n in sorted(sit.data.links(u.location))
                                   if _open(sit, n) and sit.data.kind(n) != "offboard"}
     if move_first(sit):
@@ -396,7 +412,7 @@ def _moves(sit: Situation, u: Any) -> dict[str, str | None]:
             for n in sorted(sit.data.links(p)):
                 if n not in out and n != u.location and _open(sit, n) and sit.data.kind(n) != "offboard":
                     out[n] = p
-    return out
+    return {n: via for n, via in out.items() if not _wakes_siberians(sit, u, n)}
 
 
 def _hopeless(sit: Situation, target: str, jump: dict[str, str], assume: str) -> bool:

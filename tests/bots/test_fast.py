@@ -232,3 +232,26 @@ def test_the_rumanian_front_wing_marches_on_odessa_and_then_sevastopol():
     taken = replace(state, control=state.control | {"Odessa": "german"})
     road = fast._march(_sit(_placed(taken, {}, {"Odessa": 0})), state.unit("ge-11a"))
     assert road["Sevastopol"] == 0 and road["Odessa"] == 3 and road["Kishinev"] == 5
+
+
+def test_no_army_stands_next_to_moscow_while_the_siberians_wait():
+    """A German army next to Moscow brings the Siberian Reserve onto it (Russian Siberian Reserve Reinforcements:
+    four face-up units, otherwise only in December): an army on Vyazma neither takes its bonus link to the empty
+    Kalinin nor attacks a Kalinin held by one Russian; a panzerkorps may do both; once the Siberians are in the
+    game, the army may go too."""
+    from dataclasses import replace
+
+    from pbem.core.frozen import freeze
+
+    state = _placed(_to("german-movement", 2), {"ge-9a": "Vyazma", "ge-47pz": "Vyazma"}, {"Kalinin": 0, **THIN})
+    sit = _sit(state)
+    assert "Kalinin" not in fast._moves(sit, state.unit("ge-9a"))
+    assert "Kalinin" in fast._moves(sit, state.unit("ge-47pz"))
+    for o in fast.orders(state, "german", None):
+        if o.get("bonus") == "ge-9a":
+            assert "Moscow" not in load(game.scenario_of(state)).links(o["to"])
+    held = _placed(state, {}, {"Kalinin": 1})
+    assert fast._starts(_sit(held), held.unit("ge-9a"), "Kalinin") == []
+    assert fast._starts(_sit(held), held.unit("ge-47pz"), "Kalinin") == ["Vyazma"]
+    woken = replace(state, extras=freeze({**thaw(state.extras), "siberians": "active"}))
+    assert "Kalinin" in fast._moves(_sit(woken), woken.unit("ge-9a"))
