@@ -132,6 +132,7 @@ def _fast(state: GameState, side: str, secret: Any, rnd: Choices) -> list[dict] 
     from ..core.frozen import thaw
     from ..core.hidden import Keyring
     from ..rulesets.barbarossa_fast.data import load
+    from ..rulesets.barbarossa_fast.german import move_first
     from ..rulesets.barbarossa_fast.russian import reachable_for_replacement
     from ..rulesets.barbarossa_fast.situation import Situation
 
@@ -147,10 +148,16 @@ def _fast(state: GameState, side: str, secret: Any, rnd: Choices) -> list[dict] 
             if u.flags.get("arrived"):
                 out.append({"deploy": u.id, "to": rnd.one(sorted(reachable_for_replacement(sit, u.location)))})
         return out
+    def step(place: str, verb: str, uid: str) -> dict:  # one link; under move-then-attack sometimes two (via:)
+        via = rnd.one(sorted(data.links(place))) if first and rnd.chance(1, 2) else None
+        to = rnd.one(sorted(n for n in data.links(via or place) if n != place))
+        return {verb: uid, "to": to, **({"via": via} if via else {})}
+
+    first = move_first(sit)
     if state.phase == "german-movement":
         for u in mine:
             if rnd.chance(1, MOVE_ONE_IN):
-                out.append({"bonus": u.id, "to": rnd.one(sorted(data.links(u.location)))})
+                out.append(step(u.location, "bonus", u.id))
         return out
     verb = "move" if side == "soviet" else None
     by_place: dict[str, list[str]] = {}
@@ -166,7 +173,7 @@ def _fast(state: GameState, side: str, secret: Any, rnd: Choices) -> list[dict] 
         if verb:
             for uid in ids:
                 if uid not in used and rnd.chance(1, MOVE_ONE_IN):
-                    out.append({"move": uid, "to": rnd.one(sorted(data.links(place)))})
+                    out.append(step(place, "move", uid))
     return out
 
 
