@@ -23,7 +23,7 @@ def panzer_reach(sit: Situation) -> int:
     return 1 if w == "mud" or (w == "snow" and sit.extras.get("first_snow")) else 2
 
 
-MOVE_THEN_ATTACK = "move-then-attack"  # the scenario option for the other reading of OPERATIONAL MOVEMENT
+MOVE_THEN_ATTACK = "move-then-attack"  # a rule option (Ruleset.rule_options): the other reading of the section
 
 
 def move_first(sit: Situation) -> bool:
@@ -101,7 +101,8 @@ def _bonus(sit: Situation, i: int, o: Mapping, used: set[str], v: Violations) ->
         v.add("BONUS_NOT_FRIENDLY", "OPERATIONAL MOVEMENT", f"{sit.label(u)} does not reach {via} over "
               f"{basic_links(sit, u)} friendly link(s) before its bonus link", i, o, uid, via)
     elif not sit.data.linked(via or u.location, to):
-        v.add("NO_SUCH_LINK", "OPERATIONAL MOVEMENT", f"there is no link from {via or u.location} to {to}", i, o, uid, to)
+        v.add("NO_SUCH_LINK", "OPERATIONAL MOVEMENT", f"there is no link from {via or u.location} to {to}",
+              i, o, uid, to)
     elif sit.occupied_by(to) == SOVIET:
         v.add("BONUS_INTO_ENEMY", "OPERATIONAL MOVEMENT", f"a bonus link may not enter {to}: Russian units are there "
               "(attack it instead)", i, o, uid, to)
