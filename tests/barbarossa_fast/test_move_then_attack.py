@@ -132,3 +132,22 @@ def test_the_random_legal_bot_uses_the_option_s_moves():
         vias |= {f.side for f in files for o in f.orders if o.get("via") and ("bonus" in o or "move" in o)}
         state = game.adjudicate(state, files, secrets=[secrets[s] for s in secrets if s not in sides]).state
     assert vias == {"german", "soviet"}
+
+
+def test_the_solitaire_russian_closes_up_two_links_under_the_option():
+    """Solitaire priorities, OPERATIONAL MOVEMENT: a rear unit moving up toward a need still unmet adds its bonus
+    link under the option (`via:`), and only under it; the rules accept every order (the solitaire keeps only those)."""
+    def russian_moves(options: tuple[str, ...]) -> list[dict]:
+        job = selfplay.Game("barbarossa-fast/june-1941", "mta-s", options=options)
+        state, secrets = selfplay.start(job)
+        out: list[dict] = []
+        while state.turn <= 3 and not state.over:
+            sides = game.ruleset_of(state).submitters(state)
+            files = [orders_file(state, s, secrets.get(s), job.level_of(s)) for s in sides]
+            if state.phase == "russian-movement":
+                out += [dict(o) for f in files for o in f.orders if "move" in o]
+            state = game.adjudicate(state, files, secrets=[secrets[s] for s in secrets if s not in sides]).state
+        return out
+
+    assert any(o.get("via") for o in russian_moves((OPTION,)))
+    assert not any(o.get("via") for o in russian_moves(()))

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import copy
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from ...core.frozen import thaw
@@ -34,6 +34,7 @@ from ...core.state import GameState, Unit
 from . import russian
 from .common import Violations
 from .data import ARMY, FACTOR, GERMAN, PANZER, SHOCK, SOVIET, STRONG, UNKNOWN, Data
+from .german import MOVE_THEN_ATTACK
 from .russian import breakout_allowed, german_next_to, move_problem, reachable_for_replacement
 from .setup import deployment_slots
 from .situation import LENINGRAD, MOSCOW, Situation, identity_type
@@ -265,8 +266,8 @@ class _Plan:
     def spare(self, place: str, upto: int) -> int:
         return _count(self.sit, place) - self.floor(place, upto)
 
-    def send(self, uid: str, place: str) -> None:
-        self.orders.append({self.verb: uid, "to": place})
+    def send(self, uid: str, place: str, via: str | None = None) -> None:
+        self.orders.append({self.verb: uid, "to": place, **({"via": via} if via else {})})
         self.sit.move(uid, place)
         self.movers.remove(uid)
 
@@ -334,7 +335,19 @@ def _close_up(plan: _Plan) -> None:
         if options:
             _, _, goal, step = min(options)
             coming[goal] += 1
-            plan.send(uid, step)
+            plan.send(uid, *_bonus_on(plan, u, step, goal))
+
+
+def _bonus_on(plan: _Plan, u: Unit, step: str, goal: str) -> tuple[str, str | None]:
+    """Under the option move-then-attack a unit that does not attack adds its bonus link to its own (OPERATIONAL
+    MOVEMENT): the second position on its way to `goal`, where the rules allow that link; else its one link."""
+    sit = plan.sit
+    if plan.verb != "move" or MOVE_THEN_ATTACK not in sit.state.options or step == goal:
+        return step, None
+    second = _paths(sit, step).get(goal, (0, step))[1]
+    if second != step and move_problem(sit, replace(u, location=step), second) is None:
+        return second, step
+    return step, None
 
 
 # --- movement (GAME-TURN SEQUENCE 6) ---------------------------------------------------------------------
