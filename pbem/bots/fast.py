@@ -630,6 +630,7 @@ def _march(sit: Situation, u: Any) -> dict[str, int]:
 
 
 def _city_march(sit: Situation, city: str) -> dict[str, int]:
+    """The links from each position to `city`, or nothing once it is German or stacked (`_stacked`)."""
     memo = sit.__dict__.setdefault("_bot_marches", {})
     if city not in memo:
         memo[city] = {} if sit.owner(city) == GERMAN or _stacked(sit, city) else _distances(sit, [city])
@@ -647,11 +648,7 @@ def _leningrad_march(sit: Situation) -> dict[str, int]:
     """Army Group North's road to Leningrad (2 of the victory points, 5 links from its base: its armies have no
     turn to spare on the way, one link a turn): the links from each position to Leningrad, or nothing once it is
     German or holds more defenders than the army group alone can storm (then it plays as the others do)."""
-    memo = sit.__dict__.get("_bot_march")
-    if memo is None:
-        memo = {} if sit.owner(LENINGRAD) == GERMAN or _stacked(sit, LENINGRAD) else _distances(sit, [LENINGRAD])
-        sit.__dict__["_bot_march"] = memo
-    return memo
+    return _city_march(sit, LENINGRAD)
 
 
 def _step_toward(sit: Situation, u: Any, field: dict[str, int], standing: frozenset[str],
