@@ -151,3 +151,30 @@ def test_the_solitaire_russian_closes_up_two_links_under_the_option():
 
     assert any(o.get("via") for o in russian_moves((OPTION,)))
     assert not any(o.get("via") for o in russian_moves(()))
+
+
+def test_route_gives_the_order_for_as_far_as_the_step_reaches_under_the_option(base):
+    """`pbem route` (Ruleset.route): by default a step covers one link (a bonus link; an army's attack); under
+    the option it covers the unit's own friendly link(s) and then its attack or bonus link, and the order it gives
+    is one the rules accept."""
+    w1 = tokens_of(base, "weak", 1)[0]
+    ruleset = game.ruleset_of(base)
+    attack = at_phase(arrange(base, german={"ge-4a": "Bialystok"}, soviet={w1: "Smolensk"},
+                              control={"Bialystok": "german", "Minsk": "german"}), "german-attacks", "german")
+    plain = ruleset.route(attack, "ge-4a", "Smolensk")
+    assert plain.path == ("Minsk", "Smolensk") and plain.order is None and plain.refused
+    under = ruleset.route(opt(attack), "ge-4a", "Smolensk")
+    assert under.order == {"attack": "Smolensk", "with": ["ge-4a"], "via": {"ge-4a": "Minsk"}}
+    assert not under.refused and under.allowance == 2
+    move = at_phase(arrange(base, german={"ge-24pz": "Brest-Litovsk"}, soviet={},
+                            control={"Brest-Litovsk": "german", "Bialystok": "german", "Minsk": "german"}),
+                    "german-movement", "german")
+    far = ruleset.route(opt(move), "ge-24pz", "Vitebsk")  # over the German Bialystok and Minsk, not Baranovichi
+    assert far.path == ("Bialystok", "Minsk", "Vitebsk") and far.allowance == 3
+    assert far.order == {"bonus": "ge-24pz", "via": "Minsk", "to": "Vitebsk"} and not far.refused
+    assert ruleset.route(move, "ge-24pz", "Vitebsk").order == {"bonus": "ge-24pz", "to": "Bialystok"}
+    russian = at_phase(arrange(base, german={"ge-4a": "Minsk"}, soviet={w1: "Vyazma"}), "russian-movement", "soviet")
+    back = ruleset.route(opt(russian), w1, "Moscow")
+    assert len(back.path) >= 2 and back.allowance == 2
+    assert back.order == {"move": w1, "via": back.path[0], "to": back.path[1]} and not back.refused
+    assert ruleset.route(russian, w1, "Moscow").order == {"move": w1, "to": back.path[0]}

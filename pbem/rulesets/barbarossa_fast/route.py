@@ -2,18 +2,21 @@
 
 Units move a link at a time (OPERATIONAL MOVEMENT): a German a bonus link in his movement step, an army one
 link to attack and a panzerkorps up to two friendly links (one in Mud and the first Snow); a Russian one link,
-or from one off-map box to any other. A path passes only positions no enemy holds; it may end on one (an
-attack). The order for this step's first link is checked by the rules when the unit's side is to move.
+or from one off-map box to any other. Under the option move-then-attack each unit first moves its own links
+(`german.basic_links`; a Russian one) and then attacks or adds its bonus link, so a step reaches one link further.
+A path passes only positions no enemy holds; it may end on one (an attack). The order for this step's part of
+the path is checked by the rules when the unit's side is to move.
 """
 from __future__ import annotations
 
-from collections import deque
+import heapq
 from typing import Any
 
 from ...core.contract import Route
 from ...core.errors import ReferenceError_
 from ...core.state import GameState
 from .data import ARMY, GERMAN, LUFTFLOTTE, PANZER, Data
+from .german import MOVE_THEN_ATTACK
 
 G_MOVE, G_ATTACK, R_MOVE = "german-movement", "german-attacks", "russian-movement"
 
@@ -25,28 +28,32 @@ def fewest_links(ruleset: Any, state: GameState, data: Data, unit_id: str, targe
     goal = data.board.resolve(target)
     held = {x.location: x.side for x in state.units if x.status == "active" and x.location}
     boxes = set(data.where("kind", "offboard"))
+    control = dict(state.control)
     prev: dict[str, str] = {}
-    seen, queue = {u.location}, deque([u.location])
-    while queue:
-        a = queue.popleft()
-        if a == goal:
-            break
+    best = {u.location: (0, 0)}
+    heap = [(0, 0, u.location)]
+    while heap:  # fewest links, then fewest positions on the way that are not the mover's (friendly links first)
+        links, foreign, a = heapq.heappop(heap)
+        if (links, foreign) != best[a] or a == goal:
+            continue
         if a != u.location and held.get(a) not in (None, u.side):
             continue  # an enemy-held position ends a path (an attack), never lies on one
         nexts = data.links(a) + (sorted(boxes) if u.side != GERMAN and a in boxes else [])
         for b in nexts:
-            if b not in seen:
-                seen.add(b)
+            mine = control.get(b, GERMAN if data.kind(b) == "german-base" else "soviet") == u.side
+            cost = (links + 1, foreign + (0 if mine else 1))
+            if b not in best or cost < best[b]:
+                best[b] = cost
                 prev[b] = a
-                queue.append(b)
-    if goal not in seen:
-        return Route(unit_id, goal, None, unit_of_cost="links", why_none="no chain of links reaches it")
+                heapq.heappush(heap, (*cost, b))
+    seen = best
     path = [goal]
     while path[-1] != u.location:
         path.append(prev[path[-1]])
     path = path[::-1][1:]
-    reach = _reach(ruleset, state, u.type)
-    order = _order(state, unit_id, path, held.get(goal) not in (None, u.side), reach)
+    first = MOVE_THEN_ATTACK in state.options
+    reach = _reach(state, u.type, first)
+    order = _order(state, unit_id, path, held.get(goal) not in (None, u.side), reach, first)
     refused = ruleset.objection(state, u.side, order) if check and order is not None and \
         u.side in ruleset.submitters(state) else ""
     if order is None and path:
@@ -54,20 +61,32 @@ def fewest_links(ruleset: Any, state: GameState, data: Data, unit_id: str, targe
     return Route(unit_id, goal, tuple(path), len(path), reach, "links", order, refused)
 
 
-def _reach(ruleset: Any, state: GameState, kind: str) -> int:
+def _reach(state: GameState, kind: str, first: bool) -> int:
+    """The links a unit covers this step: its own (move-then-attack) and its attack or bonus link."""
+    w = state.extras.get("weather", "good")
+    short = w == "mud" or (w == "snow" and bool(state.extras.get("first_snow")))
+    own = (1 if short else 2) if kind == PANZER else 1 if kind == ARMY else 0
     if state.phase == G_ATTACK:
-        snow_or_mud = state.extras.get("weather", "good") != "good"
-        return (1 if snow_or_mud else 2) if kind == PANZER else 1 if kind == ARMY else 0
-    return 1 if state.phase in (G_MOVE, R_MOVE) else 0
+        return own + (1 if first else 0) if kind == PANZER else (2 if first else 1) if kind == ARMY else 0
+    if state.phase == G_MOVE:
+        return own + 1 if first else 1
+    return (2 if first else 1) if state.phase == R_MOVE else 0
 
 
-def _order(state: GameState, uid: str, path: list[str], attack: bool, reach: int) -> dict | None:
+def _order(state: GameState, uid: str, path: list[str], attack: bool, reach: int, first: bool) -> dict | None:
+    """This step's order for the path: as far along it as the step reaches (a bonus link or a Russian move
+    stops short of an enemy-held end, which is attacked)."""
     if not path or reach == 0:
         return None
-    if state.phase == G_MOVE:
-        return {"bonus": uid, "to": path[0]}
-    if state.phase == G_ATTACK and attack and len(path) <= reach:
-        return {"attack": path[-1], "with": [uid], **({"via": {uid: path[0]}} if len(path) == 2 else {})}
-    if state.phase == R_MOVE:
-        return {"attack": path[0], "with": [uid]} if attack and len(path) == 1 else {"move": uid, "to": path[0]}
-    return None
+    if state.phase == G_ATTACK:
+        if not attack or len(path) > reach:
+            return None
+        return {"attack": path[-1], "with": [uid], **({"via": {uid: path[-2]}} if len(path) >= 2 else {})}
+    if state.phase == R_MOVE and attack and len(path) == 1:
+        return {"attack": path[0], "with": [uid]}
+    if state.phase not in (G_MOVE, R_MOVE):
+        return None
+    stop = len(path) - 1 if attack else len(path)  # the enemy-held end is attacked, never moved into
+    far = max(1, min(reach, stop))  # (a path of one link onto the enemy: the order the rules then refuse)
+    mover = "bonus" if state.phase == G_MOVE else "move"
+    return {mover: uid, **({"via": path[far - 2]} if first and far >= 2 else {}), "to": path[far - 1]}
