@@ -480,15 +480,43 @@ def _movement(sit: Situation) -> list[dict]:
     if good_weather(sit):
         used: set[str] = set()
         flotten = [u for u in sit.units.values() if u.side == GERMAN and u.type == LUFTFLOTTE and u.status == "active"]
+        flights: dict[str, tuple[dict, dict]] = {}  # sector -> (order, plan)
+
+        def best_in(sector: str) -> dict | None:
+            mine = [p for p in plans if (sit.data.sector(p["target"]) or "center") == sector
+                    and p["target"] not in used and _air_range(sit, p["target"])]
+            return max(mine, key=lambda p: (p["worth"], p["target"])) if mine else None
+
         for lf in sorted(flotten, key=lambda u: u.id):  # a luftflotte has no position on the map
             home = _sector(sit, lf)
-            mine = [p for p in plans if (sit.data.sector(p["target"]) or "center") == home and p["target"] not in used
-                    and _air_range(sit, p["target"])]
-            if mine:
-                best = max(mine, key=lambda p: (p["worth"], p["target"]))
+            best = best_in(home)
+            if best is not None:
                 used.add(best["target"])
-                out.append({"air": lf.id, "target": best["target"]})
+                flights[home] = ({"air": lf.id, "target": best["target"]}, best)
+        if sit.extras.get("lf2_withdrawn") and "center" not in flights:
+            _borrow(sit, flotten, flights, best_in("center"))
+        out += [order for order, _ in flights.values()]
     return out + _bonus_moves(sit, plans, attacking)
+
+
+def _borrow(sit: Situation, flotten: list, flights: dict[str, tuple[dict, dict]], centre: dict | None) -> None:
+    """REINFORCEMENTS: from Turn 6, Luftflotte 2 withdrawn, Army Group Centre may borrow another army group's
+    luftflotte (one per sector, PRELIMINARY AIR BATTLE): the one whose own attack is worth least lends it when
+    the Centre's best attack is worth more."""
+    if centre is None:
+        return
+    lenders = []
+    for lf in flotten:
+        sector = _sector(sit, lf)
+        own = flights.get(sector)
+        if sector != "center" and (own is None or own[0]["air"] == lf.id):
+            lenders.append((own[1]["worth"] if own else -1.0, lf.id, sector))
+    if not lenders:
+        return
+    worth, uid, sector = min(lenders)
+    if centre["worth"] > worth:
+        flights.pop(sector, None)
+        flights["center"] = ({"air": uid, "target": centre["target"], "borrowed": True}, centre)
 
 
 def _air_range(sit: Situation, target: str) -> bool:

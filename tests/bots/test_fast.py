@@ -255,3 +255,27 @@ def test_no_army_stands_next_to_moscow_while_the_siberians_wait():
     assert fast._starts(_sit(held), held.unit("ge-47pz"), "Kalinin") == ["Vyazma"]
     woken = replace(state, extras=freeze({**thaw(state.extras), "siberians": "active"}))
     assert "Kalinin" in fast._moves(_sit(woken), woken.unit("ge-9a"))
+
+
+def test_army_group_centre_borrows_the_luftflotte_whose_own_attack_is_worth_least_from_turn_6():
+    """REINFORCEMENTS: Luftflotte 2 is withdrawn at the start of Turn 6 and Army Group Centre may borrow another
+    army group's luftflotte (one per sector): the lender is the one whose own attack is worth least, and only
+    when the Centre's attack is worth more; the borrowed flight is an order the ruleset accepts."""
+    state = _to("german-movement", 6)
+    state = state.evolve(extras={**thaw(state.extras), "weather": "good", "first_snow": False})
+    sit = Situation(state, load(game.scenario_of(state)), Keyring(thaw(state.hidden), state.game), "t")
+    flotten = [u for u in sit.units.values() if u.type == "luftflotte" and u.status == "active"]
+    assert sorted(u.id for u in flotten) == ["ge-lf1", "ge-lf4"] and sit.extras.get("lf2_withdrawn")
+    north = ({"air": "ge-lf1", "target": "Luga"}, {"target": "Luga", "worth": 5.0})
+    south = ({"air": "ge-lf4", "target": "Kharkov"}, {"target": "Kharkov", "worth": 50.0})
+    flights = {"north": north, "south": south}
+    fast._borrow(sit, flotten, flights, {"target": "Vyazma", "worth": 30.0})
+    assert flights == {"south": south, "center": ({"air": "ge-lf1", "target": "Vyazma", "borrowed": True},
+                                                   {"target": "Vyazma", "worth": 30.0})}
+    flights = {"north": north, "south": south}
+    fast._borrow(sit, flotten, flights, {"target": "Vyazma", "worth": 4.0})  # worth less than either: no loan
+    assert flights == {"north": north, "south": south}
+    items = fast.orders(state, "german", None)  # this game: Luftflotte 4 lends itself over Vyazma
+    assert violations(state, "german", items) == []
+    borrowed = [o for o in items if o.get("borrowed")]
+    assert len(borrowed) == 1 and sit.data.sector(borrowed[0]["target"]) == "center"
