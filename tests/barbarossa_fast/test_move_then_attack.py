@@ -178,3 +178,8 @@ def test_route_gives_the_order_for_as_far_as_the_step_reaches_under_the_option(b
     assert len(back.path) >= 2 and back.allowance == 2
     assert back.order == {"move": w1, "via": back.path[0], "to": back.path[1]} and not back.refused
     assert ruleset.route(russian, w1, "Moscow").order == {"move": w1, "to": back.path[0]}
+    pocket = at_phase(arrange(base, german={"ge-16a": "Luga", "ge-18a": "Narva", "ge-41pz": "Volkhov"},
+                              soviet={w1: "Leningrad"}), "russian-movement", "soviet")
+    for state in (pocket, opt(pocket)):  # every way out German-held: no path, and no traceback
+        none = ruleset.route(state, w1, "Moscow")
+        assert none.path is None and none.why_none == "no chain of links reaches it" and none.order is None

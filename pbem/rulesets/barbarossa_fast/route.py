@@ -46,7 +46,8 @@ def fewest_links(ruleset: Any, state: GameState, data: Data, unit_id: str, targe
                 best[b] = cost
                 prev[b] = a
                 heapq.heappush(heap, (*cost, b))
-    seen = best
+    if goal not in best:
+        return Route(unit_id, goal, None, unit_of_cost="links", why_none="no chain of links reaches it")
     path = [goal]
     while path[-1] != u.location:
         path.append(prev[path[-1]])
