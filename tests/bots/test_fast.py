@@ -78,8 +78,8 @@ def test_the_german_closes_the_ring_around_a_crowded_city():
     (Poltava, empty) walks in, which cuts Kiev off from the map edge (SUPPLY and CONTROL: the city then feeds two
     units and the rest are Disrupted, then eliminated), rather than throwing itself at the city."""
     state = _placed(_to("german-movement", 2), {"ge-6a": "Gomel", "ge-17a": "Zhitomir", "ge-11a": "Uman",
-                                               "ge-3pz": "Dnepropetrovsk"}, {"Perekop": 2})
-    assert len(_sit(state).at("Kiev", "soviet")) >= 6
+                                               "ge-3pz": "Dnepropetrovsk"}, {"Perekop": 2, "Kiev": 6})
+    assert len(_sit(state).at("Kiev", "soviet")) == 6
     sit = _sit(state)
     assert "Kiev" in sit.from_edge()
     assert fast._ring(sit, "Poltava", frozenset()) > fast._ring(sit, "Stalino", frozenset())
@@ -275,7 +275,9 @@ def test_army_group_centre_borrows_the_luftflotte_whose_own_attack_is_worth_leas
     flights = {"north": north, "south": south}
     fast._borrow(sit, flotten, flights, {"target": "Vyazma", "worth": 4.0})  # worth less than either: no loan
     assert flights == {"north": north, "south": south}
-    items = fast.orders(state, "german", None)  # this game: Luftflotte 4 lends itself over Vyazma
+    state = _placed(state, {"ge-4a": "Vyazma", "ge-24pz": "Vyazma", "ge-46pz": "Vyazma", "ge-47pz": "Vyazma"},
+                    {"Mozhaisk": 1})  # an attack for the Centre, none in range for Army Group South
+    items = fast.orders(state, "german", None)
     assert violations(state, "german", items) == []
     borrowed = [o for o in items if o.get("borrowed")]
     assert len(borrowed) == 1 and sit.data.sector(borrowed[0]["target"]) == "center"
