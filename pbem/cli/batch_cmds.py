@@ -9,6 +9,7 @@ import click
 
 from ..core.errors import UsageError
 from ..core.files import write_atomic
+from .entry import EXIT_INTERRUPTED
 from .main import force_option, json_option, main, run
 
 cluster_option = click.option(
@@ -49,7 +50,7 @@ def batch(source: str, workers: int | None, root: str | None, allow_outside: boo
         results = b.run(jobs, n, emit, cluster=cluster, shared=b.shared_files(source, jobs) if cluster else ())
     except KeyboardInterrupt:
         click.echo("\ninterrupted: finished jobs kept their files; unfinished ones wrote nothing", err=True)
-        return 130
+        return EXIT_INTERRUPTED
     if not as_json:
         click.echo(b.summary(results), err=True)
     failed = [r["exit_code"] for r in results if not r["ok"]]
@@ -110,7 +111,7 @@ def selfplay(scenario: str, games: int, workers: int | None, seed: str, max_step
         results = run_parallel(sp.play, jobs, workers or os.cpu_count() or 1, emit, cluster=cluster, lost=sp.lost_game)
     except KeyboardInterrupt:
         click.echo("\ninterrupted", err=True)
-        return 130
+        return EXIT_INTERRUPTED
     if not as_json:
         click.echo(sp.summary(results), err=True)
     if page and results:
