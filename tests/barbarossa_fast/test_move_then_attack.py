@@ -9,6 +9,7 @@ from pbem.bots import fast, orders_file
 from pbem.bots.legal import violations
 from pbem.core import game
 from pbem.core.errors import OrdersRejected
+from pbem.rulesets.barbarossa_fast.data import load
 
 from .helpers import arrange, at_phase, step, tokens_of, two_player_german_turn
 
@@ -183,3 +184,23 @@ def test_route_gives_the_order_for_as_far_as_the_step_reaches_under_the_option(b
     for state in (pocket, opt(pocket)):  # every way out German-held: no path, and no traceback
         none = ruleset.route(state, w1, "Moscow")
         assert none.path is None and none.why_none == "no chain of links reaches it" and none.order is None
+
+
+def test_route_answers_every_unit_to_every_position_under_both_readings(base):
+    """`pbem route` never fails: each unit on the map, to each position, by default and under the option, is a
+    path whose last position is the goal or no path with the reason; an order, when given, moves the unit."""
+    ruleset = game.ruleset_of(base)
+    w1 = tokens_of(base, "weak", 1)[0]
+    pocketed = arrange(base, german={"ge-16a": "Luga", "ge-18a": "Narva", "ge-41pz": "Volkhov", "ge-4a": "Minsk"},
+                       soviet={w1: "Leningrad"})
+    places = list(load(game.scenario_of(base)).board.ids)
+    for phase, side in (("german-movement", "german"), ("german-attacks", "german"), ("russian-movement", "soviet")):
+        for state in (at_phase(pocketed, phase, side), opt(at_phase(pocketed, phase, side))):
+            units = [u for u in state.units if u.status == "active" and u.location and u.type != "luftflotte"]
+            for u in units:
+                for place in places:
+                    r = ruleset.route(state, u.id, place, check=False)
+                    assert (r.path is None and r.why_none) or (r.path == () and place == u.location) or \
+                        r.path[-1] == place
+                    if r.order is not None:
+                        assert u.id in str(r.order)
