@@ -183,7 +183,7 @@ def test_route_gives_the_order_for_as_far_as_the_step_reaches_under_the_option(b
                               soviet={w1: "Leningrad"}), "russian-movement", "soviet")
     for state in (pocket, opt(pocket)):  # every way out German-held: no path, and no traceback
         none = ruleset.route(state, w1, "Moscow")
-        assert none.path is None and none.why_none == "no chain of links reaches it" and none.order is None
+        assert none.path is None and "passes a position the enemy holds" in none.why_none and none.order is None
 
 
 def test_route_answers_every_unit_to_every_position_under_both_readings(base):

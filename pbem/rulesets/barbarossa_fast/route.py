@@ -47,7 +47,9 @@ def fewest_links(ruleset: Any, state: GameState, data: Data, unit_id: str, targe
                 prev[b] = a
                 heapq.heappush(heap, (*cost, b))
     if goal not in best:
-        return Route(unit_id, goal, None, unit_of_cost="links", why_none="no chain of links reaches it")
+        return Route(unit_id, goal, None, unit_of_cost="links", why_none=(
+            "every chain of links there passes a position the enemy holds (a path may end on one: an attack)"
+            if _linked(data, u.location, goal, boxes if u.side != GERMAN else set()) else "no chain of links reaches it"))
     path = [goal]
     while path[-1] != u.location:
         path.append(prev[path[-1]])
@@ -60,6 +62,19 @@ def fewest_links(ruleset: Any, state: GameState, data: Data, unit_id: str, targe
     if order is None and path:
         refused = f"no move of {unit_id} is ordered in this step ({state.awaiting.phase})"
     return Route(unit_id, goal, tuple(path), len(path), reach, "links", order, refused)
+
+
+def _linked(data: Data, start: str, goal: str, boxes: set[str]) -> bool:
+    """Whether any chain of links joins the two positions, whoever holds them (off-map boxes join each other for
+    the Russian)."""
+    seen, todo = {start}, [start]
+    while todo:
+        a = todo.pop()
+        for b in data.links(a) + (sorted(boxes) if a in boxes else []):
+            if b not in seen:
+                seen.add(b)
+                todo.append(b)
+    return goal in seen
 
 
 def _reach(state: GameState, kind: str, first: bool) -> int:
