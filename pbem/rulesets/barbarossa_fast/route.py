@@ -16,7 +16,8 @@ from ...core.contract import Route
 from ...core.errors import ReferenceError_
 from ...core.state import GameState
 from .data import ARMY, GERMAN, LUFTFLOTTE, PANZER, Data
-from .german import MOVE_THEN_ATTACK
+from .german import basic_links, move_first
+from .situation import Situation
 
 G_MOVE, G_ATTACK, R_MOVE = "german-movement", "german-attacks", "russian-movement"
 
@@ -28,7 +29,7 @@ def fewest_links(ruleset: Any, state: GameState, data: Data, unit_id: str, targe
     goal = data.board.resolve(target)
     held = {x.location: x.side for x in state.units if x.status == "active" and x.location}
     boxes = set(data.where("kind", "offboard"))
-    control = dict(state.control)
+    sit = Situation(state, data, None, "route")
     prev: dict[str, str] = {}
     best = {u.location: (0, 0)}
     heap = [(0, 0, u.location)]
@@ -40,8 +41,7 @@ def fewest_links(ruleset: Any, state: GameState, data: Data, unit_id: str, targe
             continue  # an enemy-held position ends a path (an attack), never lies on one
         nexts = data.links(a) + (sorted(boxes) if u.side != GERMAN and a in boxes else [])
         for b in nexts:
-            mine = control.get(b, GERMAN if data.kind(b) == "german-base" else "soviet") == u.side
-            cost = (links + 1, foreign + (0 if mine else 1))
+            cost = (links + 1, foreign + (0 if sit.owner(b) == u.side else 1))
             if b not in best or cost < best[b]:
                 best[b] = cost
                 prev[b] = a
@@ -54,8 +54,8 @@ def fewest_links(ruleset: Any, state: GameState, data: Data, unit_id: str, targe
     while path[-1] != u.location:
         path.append(prev[path[-1]])
     path = path[::-1][1:]
-    first = MOVE_THEN_ATTACK in state.options
-    reach = _reach(state, u.type, first)
+    first = move_first(sit)
+    reach = _reach(sit, u, first)
     order = _order(state, unit_id, path, held.get(goal) not in (None, u.side), reach, first)
     refused = ruleset.objection(state, u.side, order) if check and order is not None and \
         u.side in ruleset.submitters(state) else ""
@@ -77,16 +77,15 @@ def _linked(data: Data, start: str, goal: str, boxes: set[str]) -> bool:
     return goal in seen
 
 
-def _reach(state: GameState, kind: str, first: bool) -> int:
-    """The links a unit covers this step: its own (move-then-attack) and its attack or bonus link."""
-    w = state.extras.get("weather", "good")
-    short = w == "mud" or (w == "snow" and bool(state.extras.get("first_snow")))
-    own = (1 if short else 2) if kind == PANZER else 1 if kind == ARMY else 0
-    if state.phase == G_ATTACK:
-        return own + (1 if first else 0) if kind == PANZER else (2 if first else 1) if kind == ARMY else 0
-    if state.phase == G_MOVE:
-        return own + 1 if first else 1
-    return (2 if first else 1) if state.phase == R_MOVE else 0
+def _reach(sit: Situation, u: Any, first: bool) -> int:
+    """The links a unit covers this step: its own friendly links before an attack (`german.basic_links`) and the
+    attack, or under move-then-attack its own links and its bonus link (a Russian: one link, two under it)."""
+    phase = sit.state.phase
+    if phase == G_ATTACK:
+        return basic_links(sit, u) + 1 if u.type in (ARMY, PANZER) else 0
+    if phase == G_MOVE:
+        return basic_links(sit, u) + 1 if first else 1
+    return (2 if first else 1) if phase == R_MOVE else 0
 
 
 def _order(state: GameState, uid: str, path: list[str], attack: bool, reach: int, first: bool) -> dict | None:
