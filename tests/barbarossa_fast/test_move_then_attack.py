@@ -174,6 +174,12 @@ def test_route_gives_the_order_for_as_far_as_the_step_reaches_under_the_option(b
     assert far.path == ("Bialystok", "Minsk", "Vitebsk") and far.allowance == 3
     assert far.order == {"bonus": "ge-24pz", "via": "Minsk", "to": "Vitebsk"} and not far.refused
     assert ruleset.route(move, "ge-24pz", "Vitebsk").order == {"bonus": "ge-24pz", "to": "Bialystok"}
+    panzer = at_phase(arrange(base, german={"ge-24pz": "Minsk"}, soviet={w1: "Smolensk"}, control={"Minsk": "german"}),
+                      "german-attacks", "german")
+    for weather, first_snow, reach in (("good", False, 2), ("mud", False, 1), ("snow", True, 1), ("snow", False, 2)):
+        st = arrange(panzer, clear=False, weather=weather, first_snow=first_snow)
+        assert ruleset.route(st, "ge-24pz", "Smolensk").allowance == reach  # OPERATIONAL MOVEMENT, by default
+        assert ruleset.route(opt(st), "ge-24pz", "Smolensk").allowance == reach + 1
     russian = at_phase(arrange(base, german={"ge-4a": "Minsk"}, soviet={w1: "Vyazma"}), "russian-movement", "soviet")
     back = ruleset.route(opt(russian), w1, "Moscow")
     assert len(back.path) >= 2 and back.allowance == 2
