@@ -190,3 +190,25 @@ def test_report_formats_and_orders_from_standard_input(game):
         assert probe in r.output
     body = json.loads(CliRunner().invoke(main, ["show", str(tmp / "s-json.yaml"), "--report", "json"]).output)
     assert body["events"][0]["kind"] == "move"
+
+
+@pytest.mark.parametrize("scenario, solitaire, missing", [
+    ("barbarossa-fast/june-1941", None, ["soviet"]),
+    ("codeword-barbarossa/june-1940", None, ["german", "soviet"]),
+    ("codeword-barbarossa/june-1940", "soviet", ["german"]),
+])
+def test_new_refuses_at_once_a_game_whose_hidden_pieces_have_no_key(tmp_path, scenario, solitaire, missing):
+    """A game that hides a side's pieces from its set-up on (Barbarossa Fast SETUP(S), Codeword 9.0) cannot play
+    a step without that side's hidden register: `pbem new` says so, exit 2, and writes nothing (no state, no
+    solitaire secret), instead of the first `pbem adjudicate` failing."""
+    out = tmp_path / "s0.yaml"
+    r = run("new", scenario, "-o", out, "--seed", "x", *(["--solitaire", solitaire] if solitaire else []))
+    assert r.exit_code == 2, r.output
+    for side in missing:
+        assert f"--hidden {side}=KEY" in r.output
+    assert ("--solitaire SIDE" in r.output) == (solitaire is None)
+    assert list(tmp_path.iterdir()) == []
+    key = json.loads(run("keys", "new", "--side", missing[0], "-o", tmp_path / "k.secret", "--json").output)
+    given = [x for side in missing for x in ("--hidden", f"{side}={key['hidden_key']}")]
+    r = run("new", scenario, "-o", out, "--seed", "x", *given, *(["--solitaire", solitaire] if solitaire else []))
+    assert r.exit_code == 0, r.output

@@ -94,8 +94,12 @@ def pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
 
 
 def awaited(state: Any) -> str:
-    """Who the game waits for: one side, or every side of a simultaneous step."""
-    sides = game.ruleset_of(state).submitters(state)
+    """Who the game waits for: one side, or every side of a simultaneous step; a side the tool plays in a
+    solitaire game is marked, so the player knows the step is his alone to send."""
+    from ..core.solitaire import tool_sides
+
+    tool = set(tool_sides(state))
+    sides = [f"{s} (the tool)" if s in tool else s for s in game.ruleset_of(state).submitters(state)]
     return " and ".join(sides) if sides else "nobody"
 
 

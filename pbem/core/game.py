@@ -503,8 +503,19 @@ def new_game(scenario_ref: str, *, game_id: str | None, seed: str | None, option
         state = state.evolve(signing=freeze({"keys": {s: sign_keys[s].lower() for s in sorted(sign_keys)}}))
     if hidden_keys:
         state = _open_registers(state, rs.sides, hidden_keys)
+    _check_needed_registers(rs, state, solo)
     rs.check_new(state)
     return state
+
+
+def _check_needed_registers(rs: Any, state: GameState, solo: Sequence[str]) -> None:
+    """Refuse a game that could never play its first step: a side whose pieces the rules hide has no key."""
+    missing = [s for s in rs.needs_hidden if s not in (state.hidden or {})]
+    if missing:
+        given = ", ".join(f"--hidden {s}=KEY" for s in missing)
+        raise UsageError(f"{rs.name} hides the pieces of {' and '.join(missing)}: start the game with {given} "
+                         f"(each key from `pbem keys new --side SIDE`, docs/hidden.md)"
+                         + ("" if solo else ", or let the tool play a side with --solitaire SIDE"))
 
 
 def _open_registers(state: GameState, sides: Sequence[str], hidden_keys: Mapping[str, str]) -> GameState:

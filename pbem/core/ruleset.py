@@ -22,6 +22,9 @@ class Ruleset(ABC):
     name: str = ""
     sides: tuple[str, ...] = ()
     hides: tuple[str, ...] = ()  # sides whose pieces (units, cards, choices) can be hidden in a secret (docs/hidden.md)
+    # Sides whose hidden register every game needs (no step can be played without it): `pbem new` refuses a game
+    # without their keys at once, rather than the first `pbem adjudicate` a month of mail later.
+    needs_hidden: tuple[str, ...] = ()
     # The schema (schemas/NAME.schema.json) of one item of `orders:`, a `$defs` branch per verb and `$defs/answers`:
     # the core checks every orders file against it before the ruleset sees it (game.check_shapes).
     order_schema: str = ""

@@ -69,6 +69,9 @@ def test_the_tool_plays_its_side_and_one_report_covers_its_steps(tmp_path, scena
     assert (tmp_path / f"{tool}.secret").exists() == hides  # only a side that hides pieces needs one
     for st in states:
         assert "secret_" not in json.dumps(st)  # the tool's private notes never reach the shared state
+    shown = pbem("show", str(tmp_path / f"s{len(states) - 1}.yaml")).splitlines()[1]
+    assert (f"{tool} (the tool)" in shown) == scenario.startswith("codeword")  # a step both send: the tool's marked
+    assert player in shown and f"{player} (the tool)" not in shown
 
 
 def test_barbarossa_fast_keeps_its_rulebook_solitaire_russian(tmp_path):

@@ -43,6 +43,7 @@ class BarbarossaFast(Ruleset):
     name = "Barbarossa Fast, June-December 1941"
     sides = SIDES
     hides = (SOVIET,)
+    needs_hidden = (SOVIET,)  # the Russian units are face down from the set-up on (SETUP(S))
     rule_options = {german.MOVE_THEN_ATTACK: {
         "description": "OPERATIONAL MOVEMENT read as a movement step before the attacks: armies and Russian units "
                        "move 1 link and then attack, panzerkorps 2 friendly links (1 in Mud and the first Snow), and "

@@ -36,6 +36,7 @@ class CodewordBarbarossa(Ruleset):
     name = "Codeword: Barbarossa (2010)"
     sides = SIDES
     hides = SIDES
+    needs_hidden = SIDES  # each side's War Strategy and hand are secret from the set-up on (9.0)
 
     def new_game(self, scenario: Scenario, *, game_id: str, dice: DiceState, options: Sequence[str],
                  setup: str | None) -> GameState:
