@@ -231,9 +231,10 @@ class UnitLine:
                                   ("allowance", self.allowance), ("supply", self.supply), ("status", self.status),
                                   ("name", self.name)) if v or k in ("id", "type", "place")}
 
-    def line(self) -> str:
-        cells = [f"{self.id:<12}", f"{self.type:<9}", f"{self.place:<22}", self.allowance, self.supply, self.status,
-                 self.name]
+    def line(self, widths: tuple[int, int, int] = (12, 9, 22)) -> str:
+        """The unit's comment line, its id, type and place padded to `widths` (the longest of the list)."""
+        cells = [self.id.ljust(widths[0]), self.type.ljust(widths[1]), self.place.ljust(widths[2]), self.allowance,
+                 self.supply, self.status, self.name]
         return ("  " + " ".join(c for c in cells if c)).rstrip()
 
 
@@ -260,7 +261,9 @@ class Template:
             lines += [f.line() for f in answers]
         if self.units:
             lines.append(self.units_header)
-            lines += [u.line() for u in self.units]
+            widths = tuple(max([w] + [len(getattr(u, k)) for u in self.units])
+                           for k, w in (("id", 12), ("type", 9), ("place", 22)))
+            lines += [u.line(widths) for u in self.units]
         return lines
 
     def to_dict(self) -> dict:
