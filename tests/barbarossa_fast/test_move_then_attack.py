@@ -192,6 +192,27 @@ def test_route_gives_the_order_for_as_far_as_the_step_reaches_under_the_option(b
         assert none.path is None and "passes a position the enemy holds" in none.why_none and none.order is None
 
 
+def test_route_in_the_movement_step_keeps_a_unit_for_the_attack_it_can_make_this_turn(base):
+    """OPERATIONAL MOVEMENT: only a unit that does not attack moves a bonus link. So in the German movement step
+    `pbem route` to an enemy position the unit can attack this turn (an army next to it; a panzerkorps over a
+    friendly position too, by default in good weather) gives the attack order for the attack step and says to move
+    nothing now; one further away gets this step's bonus link, as before."""
+    w1 = tokens_of(base, "weak", 1)[0]
+    ruleset = game.ruleset_of(base)
+    move = at_phase(arrange(base, german={"ge-4a": "Minsk", "ge-24pz": "Bialystok"}, soviet={w1: "Smolensk"},
+                            control={"Bialystok": "german", "Minsk": "german"}), "german-movement", "german")
+    army = ruleset.route(move, "ge-4a", "Smolensk")
+    assert army.order == {"attack": "Smolensk", "with": ["ge-4a"]}
+    assert "attack step" in army.refused and "no bonus link" in army.refused
+    panzer = ruleset.route(move, "ge-24pz", "Smolensk")
+    assert panzer.order == {"attack": "Smolensk", "with": ["ge-24pz"], "via": {"ge-24pz": "Minsk"}}
+    mud = ruleset.route(arrange(move, clear=False, weather="mud"), "ge-24pz", "Smolensk")  # 1 link in Mud
+    assert mud.order == {"bonus": "ge-24pz", "to": "Minsk"}
+    attack = at_phase(move, "german-attacks", "german")  # the order it gave is the one the attack step takes
+    assert ruleset.route(attack, "ge-24pz", "Smolensk").order == panzer.order
+    assert not ruleset.route(attack, "ge-24pz", "Smolensk").refused
+
+
 def test_route_answers_every_unit_to_every_position_under_both_readings(base):
     """`pbem route` never fails: each unit on the map, to each position, by default and under the option, is a
     path whose last position is the goal or no path with the reason; an order, when given, moves the unit."""

@@ -56,12 +56,23 @@ def fewest_links(ruleset: Any, state: GameState, data: Data, unit_id: str, targe
     path = path[::-1][1:]
     first = move_first(sit)
     reach = _reach(sit, u, first)
-    order = _order(state, unit_id, path, held.get(goal) not in (None, u.side), reach, first)
+    attack = held.get(goal) not in (None, u.side)
+    if state.phase == G_MOVE and attack and u.type in (ARMY, PANZER) and len(path) <= basic_links(sit, u) + 1:
+        # in reach of this turn's attack: a bonus link now would cost it (only a unit that does not attack moves one)
+        return Route(unit_id, goal, tuple(path), len(path), basic_links(sit, u) + 1, "links", _attack(unit_id, path),
+                     f"{goal} is attacked in the German attack step (GAME-TURN SEQUENCE 4): send this order then, and "
+                     f"no bonus link for {unit_id} now (a unit that moves one does not attack, OPERATIONAL MOVEMENT)")
+    order = _order(state, unit_id, path, attack, reach, first)
     refused = ruleset.objection(state, u.side, order) if check and order is not None and \
         u.side in ruleset.submitters(state) else ""
     if order is None and path:
         refused = f"no move of {unit_id} is ordered in this step ({state.awaiting.phase})"
     return Route(unit_id, goal, tuple(path), len(path), reach, "links", order, refused)
+
+
+def _attack(uid: str, path: list[str]) -> dict:
+    """The attack order on the path's last position, over the friendly positions before it (`via`)."""
+    return {"attack": path[-1], "with": [uid], **({"via": {uid: path[-2]}} if len(path) >= 2 else {})}
 
 
 def _linked(data: Data, start: str, goal: str, boxes: set[str]) -> bool:
@@ -96,12 +107,12 @@ def _order(state: GameState, uid: str, path: list[str], attack: bool, reach: int
     if state.phase == G_ATTACK:
         if not attack or len(path) > reach:
             return None
-        return {"attack": path[-1], "with": [uid], **({"via": {uid: path[-2]}} if len(path) >= 2 else {})}
+        return _attack(uid, path)
     if state.phase == R_MOVE and attack and len(path) == 1:
         return {"attack": path[0], "with": [uid]}
     if state.phase not in (G_MOVE, R_MOVE):
         return None
     stop = len(path) - 1 if attack else len(path)  # the enemy-held end is attacked, never moved into
-    far = max(1, min(reach, stop))  # (a path of one link onto the enemy: the order the rules then refuse)
+    far = max(1, min(reach, stop))  # (a Russian's path of one link onto the enemy is his attack, above)
     mover = "bonus" if state.phase == G_MOVE else "move"
     return {mover: uid, **({"via": path[far - 2]} if first and far >= 2 else {}), "to": path[far - 1]}
