@@ -31,6 +31,9 @@ def test_solitaire_game_from_the_command_line(tmp_path: Path):
     r = run("adjudicate", s0, tmp_path / "o1.yaml", "-o", s1, "--report", "-")
     assert r.exit_code == 0, r.output  # the secret is found next to the state
     st1 = game.load_state(str(s1))
+    listed = run("template", s1, "--side", "german", "-o", "-").output
+    for lf, group in (("ge-lf1", "AGN"), ("ge-lf2", "AGC"), ("ge-lf4", "AGS")):  # off the map, named by `air:`
+        assert any(line.split()[1:4] == [lf, "luftflotte", "air,"] and group in line for line in listed.splitlines())
     body = {"format": "pbem/orders@1", "game": st1.game, "side": "german", "step": st1.step, "state": st1.hash(),
             "orders": []}
     (tmp_path / "o2.yaml").write_text(yaml.safe_dump(body))

@@ -22,7 +22,7 @@ from ...core.scenario import Scenario, month_of_turn
 from ...core.state import Awaiting, DiceState, GameState, ScenarioRef, Unit
 from . import forms, german, russian, setup, turn
 from .common import Violations
-from .data import FACTOR, GERMAN, SIDES, SOVIET, UNKNOWN, load
+from .data import FACTOR, GERMAN, LUFTFLOTTE, SIDES, SOVIET, UNKNOWN, load
 from .situation import Situation
 
 SELECTION, DEPLOYMENT, GERMAN_SETUP = "selection", "deployment", "german-setup"
@@ -199,8 +199,13 @@ class BarbarossaFast(Ruleset):
         data = self._data(state)
         mine = sorted((u for u in state.units if u.side == side and u.status == "active" and u.location),
                       key=lambda u: (u.location, u.id))
-        return tuple(UnitLine(u.id, u.type, str(u.location), f"links {', '.join(data.links(str(u.location)))}", "",
-                              "Disrupted" if u.flags.get("disrupted") else "") for u in mine)
+        lines = [UnitLine(u.id, u.type, str(u.location), f"links {', '.join(data.links(str(u.location)))}", "",
+                          "Disrupted" if u.flags.get("disrupted") else "") for u in mine]
+        flotten = sorted((u for u in state.units if u.side == side and u.status == "active" and u.type == LUFTFLOTTE),
+                         key=lambda u: u.id)  # off the map, but the `air:` orders name them
+        return tuple(lines + [UnitLine(u.id, u.type, f"air, {u.flags.get('group', '')}",
+                                       "one air battle in its army group's sector (PRELIMINARY AIR BATTLE)")
+                              for u in flotten])
 
     def odds_modifiers(self, scenario: Scenario) -> tuple[Modifier, ...]:
         from .odds import MODIFIERS
