@@ -65,9 +65,12 @@ def drawing(view: View, *, around: str | None = None, radius: int | None = None,
             stack(over, here, x, y - (0 if not areas else 4))
     over.end()
     shown = touching(view, centre)
-    events(over, shown, centre)
+    events(over, shown, centre, label_dy=RESULT_DY + (10.0 if areas else 0.0))
     header(over, view, x0, y0 - hh, w)
     return Drawing(x0, y0 - hh, w, h + hh, 0.0, base, over, colours(shown))
+
+
+RESULT_DY = 40.0  # an attack's result box, below a position's name and its "map edge" line (`_place`; an area's 10 lower)
 
 
 def _place(cv: Canvas, p: Place, areas: bool) -> None:

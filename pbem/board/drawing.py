@@ -108,9 +108,11 @@ def stack(cv: Canvas, units: Sequence[Counter], x: float, y: float, w: float = C
 
 # --- events -------------------------------------------------------------------------------------------------
 
-def events(cv: Canvas, view: View, centre: dict[str, tuple[float, float]]) -> None:
+def events(cv: Canvas, view: View, centre: dict[str, tuple[float, float]], label_dy: float = 14.0) -> None:
     """Moves and rail moves as arrows along their paths (rail dashed, retreats dotted), attacks as arrows to
-    the target with odds and result, eliminations as crosses, arrivals as rings; each with its text as a title."""
+    the target with odds and result, eliminations as crosses, arrivals as rings; each with its text as a title.
+    An attack's result box starts `label_dy` below the place's centre: under a hex's counter values, or under a
+    position's name on a point-to-point map, so the name stays readable."""
     labels: list[tuple] = []
     cv.group("events")
     for m in view.events:
@@ -134,8 +136,8 @@ def events(cv: Canvas, view: View, centre: dict[str, tuple[float, float]]) -> No
         cv.group(f"ev-{kind}", title=text)
         if kind == "label":
             w = text_width(label, 9) + 8
-            cv.rect(x - w / 2, y + 14, w, 13, "#fffbe6", stroke=colour, width=1.2, rx=3)  # under the counter's values
-            cv.text(x, y + 23.5, label, 9, fill="#111", bold=True)
+            cv.rect(x - w / 2, y + label_dy, w, 13, "#fffbe6", stroke=colour, width=1.2, rx=3)
+            cv.text(x, y + label_dy + 9.5, label, 9, fill="#111", bold=True)
         elif kind == "eliminated":
             cv.lines([[(x - 9, y - 9), (x + 9, y + 9)], [(x + 9, y - 9), (x - 9, y + 9)]], "#d01010", 3.5, opacity=0.85)
         elif kind in ("arrival", "move", "retreat"):  # a retreat whose start the state cannot tell: dotted

@@ -236,7 +236,9 @@ def marks(log: Mapping[str, Any], *, place_of: Callable[[Any], str | None], wher
     place id (None: not on this map), `where_is` gives a unit's place now, `key_of` maps the unit ids the
     viewer may see to their counters' keys, and `secret` holds the token ids the viewer may not see."""
     out = []
-    for e in log.get("events") or ():
+    events = list(log.get("events") or ())
+    entered = [_entered(e.get("data") or {}) if str(e.get("kind", "")) in ATTACK_KINDS else {} for e in events]
+    for i, e in enumerate(events):
         kind, data = str(e.get("kind", "")), e.get("data") or {}
         text = scrub(str(e.get("text", "")), secret)
         units = _units_of(data)
@@ -258,7 +260,8 @@ def marks(log: Mapping[str, Any], *, place_of: Callable[[Any], str | None], wher
             attackers = [u for u in (data.get("attackers") or data.get("units") or ()) if isinstance(u, str)]
             if kind == "overrun" and "victims" not in data and data.get("attackers") is None:
                 attackers = []  # a Coatney overrun lists the defenders it destroys
-            sources = tuple(sorted({p for p in (where_is(u) for u in attackers if u not in secret) if p and p != target}))
+            froms = (_jump_off(u, i, entered, where_is, place_of) for u in attackers if u not in secret)
+            sources = tuple(sorted({p for p in froms if p and p != target}))
             label = _attack_label(kind, data)
             out.append(Mark("attack", text, side, path=(target,), sources=sources, place=target, label=label,
                             units=keys))
@@ -274,6 +277,28 @@ def marks(log: Mapping[str, Any], *, place_of: Callable[[Any], str | None], wher
             continue
         out.append(Mark("other", text, side, units=keys))
     return tuple(out)
+
+
+def _entered(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The attackers that moved onto a position their attack took (those not thrown back or lost, by the event's
+    `fates`), with the position: where they stood for a Blitzkrieg on from it."""
+    if not data.get("taken") or not isinstance(data.get("fates"), (list, tuple)):
+        return {}
+    lost = {f[0] for f in data["fates"] if isinstance(f, (list, tuple)) and len(f) > 1 and f[1] in ("back", "eliminated")}
+    return {u: data.get("place") or data.get("hex") for u in data.get("attackers") or () if isinstance(u, str)
+            and u not in lost}
+
+
+def _jump_off(u: str, i: int, entered: Sequence[Mapping[str, Any]], where_is: Callable[[str], str | None],
+              place_of: Callable[[Any], str | None]) -> str | None:
+    """Where attacker u attacked from in the step's i-th event: the position an earlier attack of the step took
+    (a Blitzkrieg on), else where it stands now, unless it only stands there since this or a later attack (None:
+    the log does not say)."""
+    before = [e[u] for e in entered[:i] if u in e]
+    if before:
+        return place_of(before[-1])
+    now = where_is(u)
+    return None if any(place_of(e[u]) == now for e in entered[i:] if u in e) else now
 
 
 def _units_of(data: Mapping[str, Any]) -> list[str]:

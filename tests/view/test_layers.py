@@ -64,3 +64,13 @@ def test_an_items_key_leaves_out_the_counters_view_key_only() -> None:
     assert item_key(counter("u1", 10)) == item_key(counter("u7", 10))  # the same counter, another step's key
     assert item_key(counter("u1", 10)) != item_key(counter("u1", 12))  # moved
     assert item_key('<rect data-place="0101"/>') != item_key('<rect data-place="0102"/>')
+
+
+def test_an_attack_is_drawn_from_where_it_came_and_a_blitzkrieg_from_the_position_it_took() -> None:
+    """Barbarossa Fast, German Blitzkrieg: the panzerkorps that took Kaunas from the AGN base went on to take
+    Vilnius and stand there now. The attack on Kaunas is drawn from the base alone (not from Vilnius, where they
+    stand at the end of the step), and the Blitzkrieg on Vilnius from Kaunas."""
+    state = game.load_state(str(Path(__file__).resolve().parents[2] / "examples/barbarossa-fast/state-5.yaml"))
+    attacks = {m.place: m.sources for m in build_view(state, "german").events if m.kind == "attack"}
+    assert attacks["Kaunas"] == ("AGN Base",)
+    assert attacks["Vilnius"] == ("Kaunas",)
