@@ -95,8 +95,10 @@ def tools_turn(state: GameState) -> bool:
     return bool(sides) and not state.over and all(s in tool_sides(state) for s in sides)
 
 
-def _note(state: GameState, files: Sequence[OrdersFile]) -> Event:
-    return Event.make("solitaire", f"{state.date}: {state.awaiting.phase}",
+def _note(state: GameState, files: Sequence[OrdersFile], phase: str | None = None) -> Event:
+    """The tool's orders, under the phase heading of the step's own events where there are any (one section of
+    the report for the step, not two)."""
+    return Event.make("solitaire", phase or f"{state.date}: {state.awaiting.phase}",
                       f"the tool plays {' and '.join(f.side for f in files)}: "
                       f"{sum(len(f.orders) for f in files)} order(s)",
                       sides=[f.side for f in files], orders={f.side: public(f.orders) for f in files})
@@ -106,7 +108,7 @@ def note_joined(state: GameState, outcome: Outcome, joined: Sequence[OrdersFile]
     """The tool's orders in a step it shares with the player (a simultaneous step) are noted first in its log."""
     if not joined:
         return outcome
-    note = _note(state, joined)
+    note = _note(state, joined, outcome.events[0].phase if outcome.events else None)
     log = dict(outcome.state.log)
     log["events"] = (note.frozen(), *log.get("events", ()))
     return Outcome(state=outcome.state.evolve(log=MappingProxyType(log)), events=(note, *outcome.events),
@@ -126,8 +128,8 @@ def play_on(state: GameState, outcome: Outcome, secrets: Sequence[Mapping[str, A
         if not tools_turn(nxt):
             break
         files = tool_files(nxt, [], secrets)
-        note = _note(nxt, files)
         inner = one_step(nxt, files)
+        note = _note(nxt, files, inner.events[0].phase if inner.events else None)
         events += [note, *inner.events]
         rolls += list(inner.rolls)
         log_events += [note.frozen(), *inner.state.log.get("events", ())]
