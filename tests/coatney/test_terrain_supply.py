@@ -168,6 +168,26 @@ def test_the_axis_fuel_line_runs_behind_the_west_edge():
     assert not supply.fuel(pos, pos.units["de-pzk39"])  # the well in Soviet hands: no fuel anywhere
 
 
+def test_the_german_army_in_rumania_is_supplied_behind_the_west_edge():
+    """XIV.A (I-76): German units trace to German west-edge hexes, and on The Barbarossa File's sheet no line on
+    the map joins Rumania to Poland (Hungary and Slovakia are off it). Behind the west edge the allies' lands join
+    the Reich's lines, so the historical set-up's 11. Armee in Rumania is in supply and the first Axis Supply
+    Status Determination eliminates nothing; a Rumanian unit still traces only to Rumania, and a German unit
+    whose every line runs through Soviet-held hexes is still cut off."""
+    st = start(BF)
+    pos = Position(data(BF), st)
+    for uid in ("de-a11", "de-k30", "de-k54"):
+        assert data(BF).country[pos.units[uid].loc] == "rumania" and supply.in_supply(pos, pos.units[uid])
+    germany = set(supply.sources(pos, "axis", "german"))
+    assert {data(BF).country[h] for h in germany} == {"germany", "hungary", "rumania", "bulgaria"}
+    assert {data(BF).country[h] for h in supply.sources(pos, "axis", "rumanian")} == {"rumania"}
+    d, b = data(BF), data(BF).board
+    lost = {b.ids[h]: "soviet" for h in range(len(b)) if pos.land(h) and b.ids[h] != "2504"
+            and d.country[h] in ("rumania", "hungary", "bulgaria")}  # every way west in Soviet hands
+    cut = Position(d, arrange(st, {"de-a11": "2504"}, control={**dict(st.control), **lost}))
+    assert not supply.in_supply(cut, cut.units["de-a11"])
+
+
 def test_sea_control():
     """XV.B: "The Baltic Sea is controlled by the player who controls Koenigsberg. The Black Sea ... Sevastopol.
     The Sea of Azov ... both Rostov and Sevastopol"."""

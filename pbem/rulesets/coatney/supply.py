@@ -73,14 +73,21 @@ def crossing(pos: Position, side: str, overland: bool = False) -> Callable[[int,
     return ok
 
 
+REICH_ALLIES = ("hungary", "slovakia", "rumania", "bulgaria")  # their west-edge hexes join the Reich's lines (I-76)
+
+
 def sources(pos: Position, side: str, nation: str) -> list[int]:
     """XIV.A: Axis units trace to the west-edge hexes of their own country (Italians and Hungarians to the
-    German ones; Finns to Finland's and Helsinki); Soviet units to the USSR's east and south edges."""
+    German ones; Finns to Finland's and Helsinki); Soviet units to the USSR's east and south edges. The German
+    ones include the allies' supply-edge hexes: behind the west edge their lands join the Reich (I-76, as the
+    fuel line of I-75), so the German army the set-up puts in Rumania is not cut off on 22 June."""
     data = pos.data
     if side == SOVIET:
         return [h for h in data.edges.get("soviet_supply", ()) if pos.control[h] == SOVIET]
     country = {"rumanian": "rumania", "finnish": "finland"}.get(nation, "germany")
     edge = [h for h in data.edges.get("axis_supply", ()) + data.edges.get("west", ()) if data.country[h] == country]
+    if country == "germany":
+        edge += [h for h in data.edges.get("axis_supply", ()) if data.country[h] in REICH_ALLIES]
     if nation == "finnish":
         helsinki = data.city_hex.get("Helsinki")
         edge += [helsinki] if helsinki is not None else []
