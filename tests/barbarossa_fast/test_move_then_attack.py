@@ -215,7 +215,8 @@ def test_route_in_the_movement_step_keeps_a_unit_for_the_attack_it_can_make_this
 
 def test_route_answers_every_unit_to_every_position_under_both_readings(base):
     """`pbem route` never fails: each unit on the map, to each position, by default and under the option, is a
-    path whose last position is the goal or no path with the reason; an order, when given, moves the unit."""
+    path whose last position is the goal or no path with the reason; an order, when given, moves the unit, and
+    only a unit whose side's step it is (the other side's units get none, with the reason)."""
     ruleset = game.ruleset_of(base)
     w1 = tokens_of(base, "weak", 1)[0]
     pocketed = arrange(base, german={"ge-16a": "Luga", "ge-18a": "Narva", "ge-41pz": "Volkhov", "ge-4a": "Minsk"},
@@ -230,4 +231,6 @@ def test_route_answers_every_unit_to_every_position_under_both_readings(base):
                     assert (r.path is None and r.why_none) or (r.path == () and place == u.location) or \
                         r.path[-1] == place
                     if r.order is not None:
-                        assert u.id in str(r.order)
+                        assert u.id in str(r.order) and u.side == side
+                    elif u.side != side and r.path:
+                        assert "no move of" in r.refused and not r.within_allowance

@@ -92,6 +92,8 @@ def _reach(sit: Situation, u: Any, first: bool) -> int:
     """The links a unit covers this step: its own friendly links before an attack (`german.basic_links`) and the
     attack, or under move-then-attack its own links and its bonus link (a Russian: one link, two under it)."""
     phase = sit.state.phase
+    if (u.side == GERMAN) != (phase in (G_MOVE, G_ATTACK)):
+        return 0  # the other side's step: this unit moves nowhere in it
     if phase == G_ATTACK:
         return basic_links(sit, u) + 1 if u.type in (ARMY, PANZER) else 0
     if phase == G_MOVE:
