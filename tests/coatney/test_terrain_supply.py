@@ -2,6 +2,7 @@
 XI.D ¶2, XIII.A.6-7, XIII.J ¶2, XIV.C, IX.A.1.b-d: constructed positions found on the real maps."""
 import pytest
 
+from pbem.core import game
 from pbem.rulesets.coatney import movement, replacements, supply, victory
 from pbem.rulesets.coatney.position import Position
 
@@ -298,3 +299,29 @@ def test_no_axis_overrun_in_snow():
     units = {"de-pzk3": at(s, "N"), "de-pzk24": at(s, "NE"), "de-pzg1": at(s, "NW"), "su-a8": at(s)}
     nxt = play(ops(s, units, weather="snow"), "axis", [{"attack": at(s), "with": ["de-pzk3", "de-pzk24", "de-pzg1"]}], 4)
     assert not events(nxt, "overrun")
+
+
+def test_a_unit_on_a_lake_at_the_thaw_is_moved_ashore_by_the_enemy_or_drowns():
+    """VI.B.1: a lake north of the Arctic Weather Line is clear terrain only in Snow. A unit standing on one when
+    the next game-turn is not Snow (here 21Feb42 Mud, after 1Feb42 Snow) is moved by the enemy to a shore hex
+    without enemy units (I-77, after SPI Barbarossa's Winter (E); the rules are silent), or drowns when every
+    shore hex is enemy-held. Before, it stayed on the water and pbem refused the state it had just written."""
+    d = data(BF)
+    lake = "0120"
+    shore = sorted(n for n in d.board.ids if d.board.distance(d.board.index(n), d.board.index(lake)) == 1
+                   and d.terrain[d.board.index(n)] not in ("lake", "sea"))
+    assert shore
+    st = arrange(start(BF), {"su-a8": lake}, phase="soviet-reserve-3", side="soviet", turn=12, weather="snow",
+                 weather_plan={"21Feb42": "mud"})
+    nxt = step(st, "soviet", [])
+    assert nxt.extras["weather"] == "mud" and where(nxt, "su-a8") in shore
+    assert [list(e["data"]["path"]) for e in events(nxt, "thaw")] == [[lake, where(nxt, "su-a8")]]
+    assert not [p for p in game.consistency(nxt) if p.error]
+    soviets = ["su-a3", "su-a4", "su-a5", "su-a6", "su-a10", "su-a11"]  # (a German on the ice, the Soviet's turn ends)
+    assert len(shore) <= len(soviets)
+    ringed = arrange(start(BF), {"de-a4": lake, **dict(zip(soviets, shore))}, phase="soviet-reserve-3", side="soviet",
+                     turn=12, weather="snow", weather_plan={"21Feb42": "mud"})
+    nxt = step(ringed, "soviet", [])
+    assert where(nxt, "de-a4") is None and nxt.unit("de-a4").status == "eliminated"
+    assert any("drowns" in e["text"] for e in events(nxt, "eliminated"))
+    assert not [p for p in game.consistency(nxt) if p.error]

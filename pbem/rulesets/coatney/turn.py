@@ -200,6 +200,33 @@ def start_game_turn(step: Step, turn: int, answers: Mapping[str, Mapping[str, An
         pos.extras["no_retreat_all"] = True
     step.event("turn", f"game-turn {turn}: {t.name}, weather {pos.weather}", turn=turn, date=t.date,
                weather=pos.weather)
+    thaw(step)
+
+
+def thaw(step: Step) -> None:
+    """A unit on a lake hex when the weather unfreezes it (VI.B.1: lakes north of the Arctic Weather Line are clear
+    terrain only in Snow) is moved by the enemy to a shore hex of his choice, or drowns with none (I-77: the rules
+    are silent; SPI Barbarossa's Winter (E) is the family's rule). The enemy's choice is fixed: the land hex next to
+    the lake without enemy units where XII's limits still hold, farthest from the owner's supply edge (the
+    Axis's west, the Soviet's east and south: XIV.A's source hexes), then the lowest hex id."""
+    from .stacking import problem_for
+
+    pos = step.pos
+    for h in sorted(h for h in pos.occ if pos.data.terrain[h] == "lake" and not pos.land(h)):
+        for u in sorted(pos.at(h), key=lambda x: x.id):
+            shore = [n for n in pos.board.neighbours(h) if pos.land(n) and pos.data.terrain[n] != "lake"
+                     and not pos.enemy_occupied(n, u.side) and problem_for(pos, n, pos.stack(n, u.side) + [u]) is None]
+            if not shore:
+                pos.remove(u)
+                step.event("eliminated", f"{u.id} drowns in the thawing lake at {pos.label(h)}: no shore hex to go to "
+                           "(VI.B.1, I-77)", unit=u.id, hex=pos.hex_id(h), cause="thaw")
+                continue
+            edge = supply.sources(pos, u.side, u.ct.nation) or shore
+            home = {n: min(pos.board.distance(n, e) for e in edge) for n in shore}
+            dest = min(shore, key=lambda n: (-home[n], pos.hex_id(n)))
+            pos.place(u, dest)
+            step.event("thaw", f"{u.id} is moved off the thawing lake at {pos.label(h)} to {pos.label(dest)} by the "
+                       "enemy (VI.B.1, I-77)", unit=u.id, path=[pos.hex_id(h), pos.hex_id(dest)])
 
 
 def _iso(data: CoatneyData, name: str) -> str:
