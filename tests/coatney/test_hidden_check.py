@@ -210,6 +210,25 @@ def test_a_later_move_into_a_hex_a_cut_short_move_stayed_in_is_cut_short_too():
     game.verify(st, [o], nxt.to_dict())
 
 
+def test_a_move_into_a_hex_a_cut_short_move_was_to_leave_is_not_made_when_that_move_stays():
+    """I-74(c), XII: XXXIX Panzer Corps moves into Tilsit (0318) first, written for once XLI Panzer Corps has left
+    it; XLI's move is then cut short by a counter that turns up at 0417, with no room there, so it stays in Tilsit.
+    Tilsit cannot hold both: XXXIX's move is not made (it goes back to 0218), reported, not refused (the whole
+    orders file was refused with STACK_LIMIT before; found by random-legal self-play, seed hunt3-5)."""
+    st = to_first_axis_ops(RP)
+    o = send(st, "axis", [{"move": "de-pzk39", "path": ["0318"]}, {"move": ["de-a18", "de-k1"], "path": ["0417", "0416"]},
+                          {"move": "de-pzk41", "path": ["0417", "0518"]}, {"end_turn": True}])
+    assert game.check_details(st, [o]).violations == []  # the Axis's own check, without the secret
+    nxt = game.adjudicate(st, [o], secrets=[SOVIET]).state
+    stacks = axis_stacks(nxt)
+    assert sorted(stacks["0318"]) == ["de-pzg4", "de-pzk41"] and "de-pzk39" in stacks["0218"]
+    assert sorted(stacks["0417"]) == ["de-a18", "de-k1"]
+    assert not nxt.unit("de-pzk39").flags.get("moved")  # it may still move in a later phase
+    assert any(e["text"].startswith("de-pzk39 do not move to 0318") and "de-pzk41 stayed there" in e["text"]
+               for e in nxt.log["events"])
+    game.verify(st, [o], nxt.to_dict())
+
+
 def re_aimed(items):
     """The orders, and for each move k the same orders with move k re-aimed to end on the first hex of an earlier
     move's path that its own path crosses (so that cut-short moves and later ones meet)."""

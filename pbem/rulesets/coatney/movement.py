@@ -82,6 +82,8 @@ class MovementPhase:
         self.reserve, self.phase = reserve, phase
         self.entered: dict[int, Order] = {}
         self.later: list[Order] = []  # the orders of this movement still to come (I-74(c): where they will end)
+        # I-74(c): each move made, to undo one whose end a cut move's stay over-stacks (`make_room`)
+        self.made: list[tuple[list[PUnit], int, list[int], dict[int, str | None]]] = []
         # The enemy ZOCs as the mover saw them when he wrote his orders, where counters may turn up (`walk`, I-34)
         self.blind = self.side == AXIS and bool(self.pos.extras.get("facedown"))
         self.seen_ezoc = set(zoc_owners(self.pos, enemy(self.side))) if self.blind else set()
@@ -405,7 +407,9 @@ class MovementPhase:
             pos.place(u, path[-1])
             u.flags["moved"] = self.phase
         self.entered[path[-1]] = o
+        owners = {h: pos.control[h] for h in path}
         changed = pos.take(self.side, path)
+        self.made.append((list(group), start, list(path), {h: owners[h] for h in changed}))
         ids = [u.id for u in group]
         route = [pos.hex_id(h) for h in [start] + list(path)]
         self.step.event("move", f"{'+'.join(ids)} move {'-'.join(route)} ({max(cost.values())} MF)", units=ids,
@@ -415,7 +419,40 @@ class MovementPhase:
     # --- end of the phase ----------------------------------------------------------------------
     def finish(self, orders: Sequence[Order]) -> None:
         """XII: the stacking limits at the end of movement; a violation unless the order names its victim."""
+        if self.blind:
+            self.make_room()
         check_stacks(self.step, self.side, self.entered)
+
+    def make_room(self) -> None:
+        """I-74(c): a group whose move a turned-up counter cut back to where it started can over-stack that hex
+        with units an earlier move brought there while it was written to leave. The Axis did not choose that
+        stay, so the latest such move is not made (its units go back where they started, their hexes' control
+        as it was, unless another move passed there) while the hex is over XII's limits and their start has room;
+        a report line says why. Orders are never refused for it."""
+        pos, step = self.pos, self.step
+        stayed = [u for u in pos.active_units(self.side) if u.id in step.cut_units and not u.flags.get("moved")]
+        for h in sorted({u.loc for u in stayed if u.loc is not None}):
+            for k in range(len(self.made) - 1, -1, -1):
+                if stacking.problem(pos, h, self.side) is None:
+                    break
+                group, start, path, owners = self.made[k]
+                if path[-1] != h or any(u.loc != h for u in group) or \
+                        stacking.problem_for(pos, start, pos.stack(start, self.side) + group) is not None:
+                    continue
+                del self.made[k]
+                others = {x for _, _, p, _ in self.made for x in p}
+                for x, owner in owners.items():
+                    if x not in others:
+                        pos.control[x] = owner
+                for u in group:
+                    pos.place(u, start)
+                    for flag in ("moved", "dispersed", "faced"):
+                        u.flags.pop(flag, None)
+                    step.dispersed_now.discard(u.id)
+                names, kept = "+".join(u.id for u in group), "+".join(u.id for u in stayed if u.loc == h)
+                step.event("exposed", f"{names} do not move to {pos.label(h)}: {kept} stayed there, stopped by a "
+                           "counter that turned up, and it has no room for both (XII, I-74(c))",
+                           units=[u.id for u in group], path=[pos.hex_id(h), pos.hex_id(start)])
 
 
 def check_stacks(step: Step, side: str, entered: dict[int, Order]) -> None:
