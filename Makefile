@@ -38,10 +38,13 @@ test: $(STAMP) sysdeps
 
 # Hostile input for 30 minutes (docs/security.md): coverage-guided with atheris (the fuzz extra), niced, since
 # others share the machine. FUZZ_MINUTES=5 make fuzz for a shorter run; findings go to bench/out/fuzz/findings.
+# Then random-legal self-play of every scenario and option (tests/fuzz/soak.py; SOAK_GAMES games of each).
 FUZZ_MINUTES ?= 30
+SOAK_GAMES ?= 4
 fuzz: $(STAMP)
 	$(PY) -m pip install -qq -e '.[test,fuzz]'
 	nice -n 10 $(PY) -m tests.fuzz.run --minutes $(FUZZ_MINUTES)
+	nice -n 10 $(PY) -m tests.fuzz.soak --games $(SOAK_GAMES)
 
 # The benchmark environment also holds the packages we only compare against (diplomacy); never the game's.
 .venv-bench/.installed: pyproject.toml

@@ -51,3 +51,19 @@ def test_mutations_of_the_corpus_end_properly_within_the_limits(worker, name, da
     hostile = mutate(seed, rng, TARGETS[name].kind)
     res = worker.run(name, hostile)
     assert res.failure is None, res.failure
+
+
+def test_the_random_self_play_soak_plays_every_option_and_names_each_failure(capsys, monkeypatch):
+    """`make fuzz`'s second part (tests/fuzz/soak.py): random legal orders on both sides of a scenario as it is and
+    with each of its rule options; a game that fails is printed with the command that plays it again, exit 1."""
+    from pbem import selfplay
+    from tests.fuzz import soak
+
+    todo = soak.jobs(1, "t", "barbarossa-fast")
+    assert {g.options for g in todo} == {(), ("free-german-setup",), ("move-then-attack",), ("rigid-selection",)}
+    assert all(g.levels == ("random",) for g in todo)
+    assert soak.main(["--games", "1", "--only", "barbarossa-fast", "--seed", "1", "--jobs", "1"]) == 0
+    monkeypatch.setattr(selfplay, "_step", lambda *a: (_ for _ in ()).throw(RuntimeError("broken step")))
+    assert soak.main(["--games", "1", "--only", "barbarossa-fast", "--seed", "1", "--jobs", "1"]) == 1
+    out = capsys.readouterr().out
+    assert "broken step" in out and "pbem selfplay barbarossa-fast/june-1941" in out and "4 failed" in out
