@@ -57,9 +57,10 @@ def fewest_links(ruleset: Any, state: GameState, data: Data, unit_id: str, targe
     first = move_first(sit)
     reach = _reach(sit, u, first)
     attack = held.get(goal) not in (None, u.side)
-    if state.phase == G_MOVE and attack and u.type in (ARMY, PANZER) and len(path) <= basic_links(sit, u) + 1:
+    strike = basic_links(sit, u) + 1 if u.side == GERMAN and u.type in (ARMY, PANZER) else 0  # this turn's attack
+    if state.phase == G_MOVE and attack and len(path) <= strike:
         # in reach of this turn's attack: a bonus link now would cost it (only a unit that does not attack moves one)
-        return Route(unit_id, goal, tuple(path), len(path), basic_links(sit, u) + 1, "links", _attack(unit_id, path),
+        return Route(unit_id, goal, tuple(path), len(path), strike, "links", _attack(unit_id, path),
                      f"{goal} is attacked in the German attack step (GAME-TURN SEQUENCE 4): send this order then, and "
                      f"no bonus link for {unit_id} now (a unit that moves one does not attack, OPERATIONAL MOVEMENT)")
     order = _order(state, unit_id, path, attack, reach, first)
