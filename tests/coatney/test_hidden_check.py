@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from pbem.bots import coatney as bot
 from pbem.cli.main import main
 from pbem.core import game
-from pbem.core.errors import MismatchError
+from pbem.core.errors import MismatchError, OrdersRejected
 from pbem.core.loading import dump_yaml
 
 from .helpers import RP
@@ -227,6 +227,27 @@ def test_a_move_into_a_hex_a_cut_short_move_was_to_leave_is_not_made_when_that_m
     assert any(e["text"].startswith("de-pzk39 do not move to 0318") and "de-pzk41 stayed there" in e["text"]
                for e in nxt.log["events"])
     game.verify(st, [o], nxt.to_dict())
+
+
+def test_a_move_between_zones_that_counted_on_a_cut_short_move_stays_put_instead_of_refusing():
+    """I-74(b), RP XI.B.2: XI Corps's one-hex move from Biala Podlaska (0423) to 0524, both in the zone of the
+    face-up Soviet 4th Army (0523), non-clear terrain, is legal only into a friendly-occupied hex; the Axis wrote
+    it after 1st Panzer Group's move to 0524, which a counter turning up next to 0525 cut short. The move is not
+    made (reported), not refused (the whole orders file was refused with MOVE_EZOC_TO_EZOC before; found by
+    random-legal self-play, seed hunt7-3). The same move with nothing to count on is still refused."""
+    st = to_first_axis_ops(RP)
+    o = send(st, "axis", [{"move": "de-pzg1", "path": ["0525", "0524"]}, {"move": "de-k12", "path": ["0524"]},
+                          {"end_turn": True}])
+    assert game.check_details(st, [o]).violations == []  # the Axis's own check, without the secret
+    nxt = game.adjudicate(st, [o], secrets=[SOVIET]).state
+    stacks = axis_stacks(nxt)
+    assert "de-pzg1" in stacks["0525"] and "de-k12" in stacks["0423"] and "0524" not in stacks
+    assert any(e["text"].startswith("de-k12 stay at 0423") and "I-74" in e["text"] for e in nxt.log["events"])
+    game.verify(st, [o], nxt.to_dict())
+    alone = send(st, "axis", [{"move": "de-k12", "path": ["0524"]}, {"end_turn": True}])
+    assert [v.code for v in game.check_details(st, [alone]).violations] == ["MOVE_EZOC_TO_EZOC"]
+    with pytest.raises(OrdersRejected):
+        game.adjudicate(st, [alone], secrets=[SOVIET])
 
 
 def re_aimed(items):

@@ -87,6 +87,7 @@ class MovementPhase:
         # The enemy ZOCs as the mover saw them when he wrote his orders, where counters may turn up (`walk`, I-34)
         self.blind = self.side == AXIS and bool(self.pos.extras.get("facedown"))
         self.seen_ezoc = set(zoc_owners(self.pos, enemy(self.side))) if self.blind else set()
+        self.missing: set[int] = set()  # where cut moves were written to end: the Axis counted on his units there
 
     def start(self) -> None:
         """XIV.D-E: fuel and operational-movement supply are traced at the start of the movement phase."""
@@ -168,8 +169,14 @@ class MovementPhase:
         ezoc = zoc_owners(pos, enemy(self.side))
         end = path[-1]
         mover_disperses = False
-        if len(path) == 1 and not self.ezoc_rules(o, group, start, end, ezoc):
-            return
+        if len(path) == 1:
+            before = len(st.violations)
+            if not self.ezoc_rules(o, group, start, end, ezoc):
+                if self.blind and self.surprised(start, end):  # I-74(b): not refused for what he could not see
+                    del st.violations[before:]
+                    self.cut(group, path, 0, f"the move from {pos.label(start)} to {pos.label(end)} counted on zones "
+                             "of control and friendly units as the Axis saw them when he wrote it")
+                return
         if len(path) == 1 and start in ezoc and end in ezoc and pos.params.ezoc_rules == "rp":
             common = set(ezoc[start]) & set(ezoc[end])
             if common and not pos.has(end, self.side) and not any(u.ct.cls == "armor" for u in group):
@@ -257,13 +264,15 @@ class MovementPhase:
         a stop there), or it is not made at all when no such hex is left."""
         pos, names = self.pos, "+".join(u.id for u in group)
         self.step.cut_units.update(u.id for u in group)
+        self.missing.add(path[-1])
         for k in range(upto, 0, -1):
             h = path[k - 1]
             if stacking.problem_for(pos, h, pos.stack(h, self.side) + group + self.coming(h, group)) is None:
                 self.step.event("exposed", f"{names} stop at {pos.label(h)}: {why} (XI.B.1, I-34)", hex=pos.hex_id(h))
                 return path[:k]
-        self.step.event("exposed", f"{names} stay at {pos.label(group[0].loc)}: {why}, and no hex before it on the "
-                        "path has room for them with the later moves (XI.B.1, XII, I-34, I-74)",
+        room = ", and no hex before it on the path has room for them with the later moves (XI.B.1, XII, I-34" \
+            if upto else " (XI.B.2-3, I-34"
+        self.step.event("exposed", f"{names} stay at {pos.label(group[0].loc)}: {why}{room}, I-74)",
                         hex=pos.hex_id(group[0].loc))
         return []
 
@@ -282,6 +291,12 @@ class MovementPhase:
                 out += [u for uid in o.units if (u := pos.units.get(uid)) is not None and u.side == self.side
                         and u.active and uid not in mine and u.loc != h and not u.flags.get("moved")]
         return out
+
+    def surprised(self, start: int, end: int) -> bool:
+        """I-74(b): a one-hex move between zones of control that the rules refuse only because of what the Axis
+        could not see when he wrote it: a zone of a counter that turned up since, or a friendly unit his orders
+        put in the hex before it, whose move a turned-up counter cut short."""
+        return start not in self.seen_ezoc or end not in self.seen_ezoc or end in self.missing
 
     def crowded(self, group: list[PUnit], h: int) -> bool:
         """I-74(c): the group would over-stack hex h only because a move cut short earlier stopped (or stayed)
