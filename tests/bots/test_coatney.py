@@ -123,7 +123,7 @@ def test_the_soviet_spends_his_armor_factors_and_counterattacks_in_mass():
     from pbem.rulesets.coatney import odds as oddsmod
     from pbem.rulesets.coatney.position import Position
 
-    state, secrets = _play_to(SCENARIO, "builds", "soviet-ops")
+    state, secrets = _play_to(SCENARIO, "c", "soviet-ops")
     items = coatney.orders(state, "soviet", secrets["soviet"])
     builds = [o for o in items if "replace" in o]
     pos = Position(game.ruleset_of(state).data(state), state)
@@ -138,3 +138,38 @@ def test_the_soviet_spends_his_armor_factors_and_counterattacks_in_mass():
     for e in nxt.log["events"]:
         if e["kind"] in ("combat", "battle"):
             assert oddsmod.parse_column(pos.data, e["data"]["odds"]) >= oddsmod.parse_column(pos.data, "3:1"), e["text"]
+
+
+def test_the_soviet_forms_a_line_ahead_of_the_axis_and_falls_back_when_bypassed():
+    """XI.B.1: an Axis unit must stop on entering a Soviet zone of control, so the free Soviet units walk to posts two
+    hexes from the Axis units, spread so that their zones cover that contour; XIV.B.2: half of a cut-off pocket is
+    lost, so a free unit the Axis spearheads have passed (an Axis unit further east in its rows) falls back east,
+    even out of contact (XI.B.2: a unit may leave any EZOC)."""
+    from pbem.bots.coatney import LINE, _bypassed, _field, _line
+    from pbem.rulesets.coatney.position import Position
+
+    state, secrets = _play_to(SCENARIO, "line", "soviet-ops")
+    items = coatney.orders(state, "soviet", secrets["soviet"])
+    moves = {o["move"]: o["path"][-1] for o in items if "move" in o}
+    pos = Position(game.ruleset_of(state).data(state), state)
+    board = pos.board
+    axis = [u.loc for u in pos.active_units("axis") if u.ct.cls != "dummy"]
+    field = _field(pos, "soviet")
+    bypassed = _bypassed(pos, field)
+    posts = {uid: min(f, key=f.get) for uid, f in _line(pos, field, bypassed).items()}
+    assert len(posts) >= 5
+    for h in posts.values():
+        assert min(board.distance(h, a) for a in axis) == LINE and pos.data.country[h] == "ussr"
+    assert len(set(posts.values())) == len(posts) and all(  # spread: no two posts next to each other
+        board.distance(a, b) > 1 for a in posts.values() for b in posts.values() if a != b)
+    nearer = [uid for uid, h in posts.items() if uid in moves
+              and board.distance(board.index(moves[uid]), h) < board.distance(pos.units[uid].loc, h)]
+    assert len(nearer) >= 4, (posts, moves)
+    fell_back = [uid for uid in bypassed if uid in moves]
+    assert fell_back
+    for uid in fell_back:
+        start, end = pos.hex_id(pos.units[uid].loc), moves[uid]
+        assert int(end[2:]) > int(start[2:]) or field.get(board.index(end)) == 0, (uid, start, end)
+    nxt = game.adjudicate(state, [orders_file(state, "soviet", secrets["soviet"])]).state
+    assert all(nxt.unit(uid).location == h for uid, h in moves.items() if nxt.unit(uid).status == "active"
+               and not any(uid in o.get("with", ()) for o in items if "attack" in o))

@@ -70,6 +70,10 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None,
         counter.attacks(allow_moves=True)
     field = _field(pos, side)
     guards = _guards(pos, side)
+    bypassed: set[str] = set()
+    if side == SOVIET and state.phase == "soviet-ops":
+        bypassed = _bypassed(pos, field)
+        guards = _line(pos, field, bypassed)
     # The face-down first movement (XVI.B.5): a move a counter turns up in front of is cut short, somewhere on its
     # own path (I-34). So no move ends on another move's path, nor passes where another ends: a cut-short unit can
     # then never overstack the hex a later move ends in (XII).
@@ -78,7 +82,7 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None,
     for u in sorted(pos.active_units(side), key=lambda u: (u.ct.size == "front", u.id)):
         if u.dispersed or u.faced or u.flags.get("moved") or u.flags.get("attacked") or u.ct.cls == "dummy":
             continue
-        if any(pos.enemy_occupied(n, side) for n in pos.board.neighbours(u.loc)):
+        if any(pos.enemy_occupied(n, side) for n in pos.board.neighbours(u.loc)) and u.id not in bypassed:
             continue  # in contact: it attacks, or holds
         basic, bonus = movement.allowance(pos, u, reserve)
         path = _toward(pos, u, guards.pop(u.id) if u.id in guards else field, max(1, basic + bonus))
@@ -256,6 +260,86 @@ def _field(pos: Any, side: str) -> dict[int, int]:
     if not goals:
         return {}
     return reachable(pos.board, sorted(set(goals)), [1 if pos.land(h) else 0 for h in range(len(pos.board))])
+
+
+LINE = 2  # the Soviet line stands this many hexes from the nearest Axis unit
+LINE_REACH = 8  # ... manned by free units at most this many hexes from their post
+
+
+def _row_col(pos: Any, h: int) -> tuple[int, int]:
+    """Hex ids are row then column; the column grows eastward, the row southward."""
+    hid = pos.hex_id(h)
+    return int(hid[:2]), int(hid[2:])
+
+
+def _front(pos: Any) -> dict[int, int]:
+    """Row -> the easternmost column of an Axis unit within two rows: west of it lies what may be cut off."""
+    from ...rulesets.coatney.params import AXIS
+
+    front: dict[int, int] = {}
+    for u in pos.active_units(AXIS):
+        if u.ct.cls == "dummy":
+            continue
+        row, col = _row_col(pos, u.loc)
+        for r in range(row - 2, row + 3):
+            front[r] = max(front.get(r, 0), col)
+    return front
+
+
+def _line(pos: Any, field: dict[int, int], bypassed: set[str]) -> dict[str, dict[int, int]]:
+    """The Soviet's line: hexes LINE steps from the Axis units, in the Soviet Union, his, not behind the Axis
+    spearheads, thinned so that every hex of that contour lies in the zone of control of a post (XI.B.1: an Axis
+    unit must stop on entering it, so the line slows every advance through it). Each post gets the nearest free
+    unit within LINE_REACH hexes (not one holding a city or its ring, not one in contact or being bypassed):
+    unit -> the distance field to its post. The rest go on to the cities."""
+    from ...board.search import reachable
+    from ...rulesets.coatney.params import AXIS, SOVIET
+
+    board = pos.board
+    land = [1 if pos.land(h) else 0 for h in range(len(board))]
+    foes = [u.loc for u in pos.active_units(AXIS) if u.ct.cls != "dummy"]
+    if not foes:
+        return {}
+    near = reachable(board, foes, land, max_steps=LINE)
+    front = _front(pos)
+    contour = sorted((h for h, d in near.items() if d == LINE and pos.data.country[h] == "ussr"
+                      and pos.control[h] == SOVIET and not pos.enemy_occupied(h, SOVIET)
+                      and _row_col(pos, h)[1] >= front.get(_row_col(pos, h)[0], 0)),
+                     key=lambda h: _row_col(pos, h))
+    left = set(contour)
+    posts: list[int] = []
+    for h in contour:
+        if h not in left:
+            continue
+        around = [c for c in contour if c == h or c in board.neighbours(h)]
+        best = max(around, key=lambda c: (sum(1 for x in board.neighbours(c) if x in left) + (c in left),
+                                          pos.data.city_size[c] is not None, -_row_col(pos, c)[1], -c))
+        posts.append(best)
+        left -= {best, *board.neighbours(best)}
+    free = [u for u in pos.active_units(SOVIET)
+            if u.ct.cls not in ("dummy", "parachute") and u.ct.size != "front" and not u.dispersed and not u.faced
+            and u.id not in bypassed and field.get(u.loc, 99) != 0
+            and not any(pos.enemy_occupied(n, SOVIET) for n in board.neighbours(u.loc))]
+    out: dict[str, dict[int, int]] = {}
+    for h in posts:
+        if pos.has(h, SOVIET):
+            continue  # manned already
+        cands = [u for u in free if u.id not in out and board.distance(u.loc, h) <= LINE_REACH]
+        if cands:
+            u = min(cands, key=lambda u: (board.distance(u.loc, h), u.id))
+            out[u.id] = reachable(board, [h], land)
+    return out
+
+
+def _bypassed(pos: Any, field: dict[int, int]) -> set[str]:
+    """Soviet units the Axis spearheads have passed (`_front`): they stand in a pocket in the making. Unless one
+    holds a city or the ring around one, it falls back toward them (a unit may leave any EZOC, XI.B.2): half of a
+    pocket's strength is lost to isolation (XIV.B.2)."""
+    from ...rulesets.coatney.params import SOVIET
+
+    front = _front(pos)
+    return {u.id for u in pos.active_units(SOVIET) if u.ct.cls != "dummy" and field.get(u.loc, 99) != 0
+            and _row_col(pos, u.loc)[1] < front.get(_row_col(pos, u.loc)[0], 0)}
 
 
 def _guards(pos: Any, side: str) -> dict[str, dict[int, int]]:
