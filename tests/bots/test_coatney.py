@@ -173,3 +173,16 @@ def test_the_soviet_forms_a_line_ahead_of_the_axis_and_falls_back_when_bypassed(
     nxt = game.adjudicate(state, [orders_file(state, "soviet", secrets["soviet"])]).state
     assert all(nxt.unit(uid).location == h for uid, h in moves.items() if nxt.unit(uid).status == "active"
                and not any(uid in o.get("with", ()) for o in items if "attack" in o))
+
+
+def test_the_soviet_orders_no_retreat_on_and_next_to_every_victory_city_he_holds():
+    """XIII.B.2: the Soviet may give No Retreat! to the units on and next to a victory city; his bot gives it for each
+    one he still holds (IV: the cities are what the Axis must take), none he has lost, and the rules accept it."""
+    state, secrets = _play_to(SCENARIO, "line", "soviet-ops", turn=4)
+    f = orders_file(state, "soviet", secrets["soviet"])
+    places = game.ruleset_of(state).victory_places(state)
+    assert any(side == "axis" for side in places.values())  # the test needs a city the Axis has taken
+    assert sorted(f.answers["no_retreat_cities"]) == sorted(n for n, side in places.items() if side == "soviet")
+    assert game.check_details(state, [f]).violations == []
+    nxt = game.adjudicate(state, [f]).state
+    assert list(nxt.answers["soviet"]["no_retreat_cities"]) == list(f.answers["no_retreat_cities"])

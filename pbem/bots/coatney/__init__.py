@@ -137,6 +137,19 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None,
     return keep_legal(state, side, out, secret, fallback=[{"end_turn": True}])
 
 
+def answers(state: GameState, side: str) -> dict[str, Any]:
+    """XIII.B.2: the Soviet gives No Retreat! to the units on and next to each victory city he holds: a D1 there no
+    longer gives the city up (it becomes an E), at the price of an R2 becoming a DE; the cities are what the Axis
+    must hold to win (IV). Measured against No Retreat! on Moscow and Leningrad only (docs/selfplay.md)."""
+    if side != SOVIET_SIDE:
+        return {}
+    rs = ruleset_of(state)
+    data = rs.data(state)
+    names = [data.victory_names[h] for h in sorted(data.victory)
+             if state.control.get(data.board.ids[h], data.home[h]) == SOVIET_SIDE]
+    return {"no_retreat_cities": names} if names else {}
+
+
 SOVIET_SIDE = "soviet"
 CHOSEN_OOB = ("5", "2", "1")  # choosing (XVI.C ¶1): Budyonny's heavy armies, or the Historical order of battle
 CHOSEN_STRENGTH = ("1", "4")  # the Historical replacements, or the Guderian Estimate (two more cities to win)
