@@ -143,12 +143,12 @@ def test_the_soviet_spends_his_armor_factors_and_counterattacks_in_mass():
 def test_the_soviet_forms_a_line_ahead_of_the_axis_and_falls_back_when_bypassed():
     """XI.B.1: an Axis unit must stop on entering a Soviet zone of control, so the free Soviet units walk to posts two
     hexes from the Axis units, spread so that their zones cover that contour; XIV.B.2: half of a cut-off pocket is
-    lost, so a free unit the Axis spearheads have passed (an Axis unit further east in its rows) falls back east,
-    even out of contact (XI.B.2: a unit may leave any EZOC)."""
+    lost, so a free unit the Axis spearheads have passed (an Axis unit further east in its rows) falls back toward
+    the cities, even out of contact (XI.B.2: a unit may leave any EZOC)."""
     from pbem.bots.coatney import LINE, _bypassed, _field, _line
     from pbem.rulesets.coatney.position import Position
 
-    state, secrets = _play_to(SCENARIO, "line", "soviet-ops")
+    state, secrets = _play_to(SCENARIO, "l1", "soviet-ops")
     items = coatney.orders(state, "soviet", secrets["soviet"])
     moves = {o["move"]: o["path"][-1] for o in items if "move" in o}
     pos = Position(game.ruleset_of(state).data(state), state)
@@ -165,11 +165,12 @@ def test_the_soviet_forms_a_line_ahead_of_the_axis_and_falls_back_when_bypassed(
     nearer = [uid for uid, h in posts.items() if uid in moves
               and board.distance(board.index(moves[uid]), h) < board.distance(pos.units[uid].loc, h)]
     assert len(nearer) >= 4, (posts, moves)
-    fell_back = [uid for uid in bypassed if uid in moves]
+    attackers = {u for o in items if "attack" in o for u in o["with"]}  # a counterattack may move them up instead
+    fell_back = [uid for uid in bypassed if uid in moves and uid not in attackers]
     assert fell_back
-    for uid in fell_back:
-        start, end = pos.hex_id(pos.units[uid].loc), moves[uid]
-        assert int(end[2:]) > int(start[2:]) or field.get(board.index(end)) == 0, (uid, start, end)
+    for uid in fell_back:  # nearer the cities he holds and their rings
+        start, end = pos.units[uid].loc, board.index(moves[uid])
+        assert field[end] < field[start], (uid, moves[uid])
     nxt = game.adjudicate(state, [orders_file(state, "soviet", secrets["soviet"])]).state
     assert all(nxt.unit(uid).location == h for uid, h in moves.items() if nxt.unit(uid).status == "active"
                and not any(uid in o.get("with", ()) for o in items if "attack" in o))
@@ -186,3 +187,47 @@ def test_the_soviet_orders_no_retreat_on_and_next_to_every_victory_city_he_holds
     assert game.check_details(state, [f]).violations == []
     nxt = game.adjudicate(state, [f]).state
     assert list(nxt.answers["soviet"]["no_retreat_cities"]) == list(f.answers["no_retreat_cities"])
+
+
+def test_the_axis_unit_in_bucharest_stays_while_a_soviet_unit_is_near():
+    """IV ¶4: the Soviet wins holding Warsaw or Bucharest. The Rumanian cavalry in Bucharest stays there while a
+    Soviet army stands four hexes off, and the army elsewhere marches on (before, the cavalry marched away too and a
+    random-legal Soviet walked into the empty city and won: seed vr-3)."""
+    from tests.coatney.helpers import BF, arrange, start
+
+    state = arrange(start(BF), {"ro-cavk": "3101", "de-a11": "2905", "su-a9": "2705"}, phase="axis-ops", turn=3)
+    items = coatney.orders(state, "axis", None)
+    assert not [o for o in items if o.get("move") == "ro-cavk" or "ro-cavk" in o.get("with", ())]
+    assert [o["move"] for o in items if "move" in o] == ["de-a11"]
+    far = arrange(start(BF), {"ro-cavk": "3101", "de-a11": "2905", "su-a9": "2105"}, phase="axis-ops", turn=3)
+    assert any(o.get("move") == "ro-cavk" for o in coatney.orders(far, "axis", None))  # no Soviet near: it marches
+
+
+@pytest.mark.parametrize("scenario", [SCENARIO, "russian-portfolio/russian-portfolio-1941"], ids=["bf", "rp"])
+def test_the_axis_orders_a_breakthrough_after_each_attack_where_one_is_worth_it(scenario):
+    """XIII.I: after a DE the attackers may attack again at once. Each breakthrough clause the Axis gives attacks a
+    Soviet stack next to the hex of its attack, with that attack's own units, and the rules accept it; in a game,
+    breakthrough attacks are made. The Russian Portfolio's advancing units are Dispersed and make none (R-3), so
+    the bot gives no clause there."""
+    state, secrets = _play_to(scenario, "bt", "axis-ops")
+    items = coatney.orders(state, "axis", None)
+    attacks = [o for o in items if "attack" in o]
+    clauses = [(o, c) for o in attacks for c in o.get("breakthrough", ())]
+    if scenario != SCENARIO:
+        assert attacks and not clauses
+        return
+    board = game.ruleset_of(state).data(state).board
+    assert clauses
+    soviet = {u.location for u in state.units if u.side == "soviet" and u.status == "active"}
+    for o, c in clauses:
+        assert set(c["with"]) <= set(o["with"])
+        assert board.index(c["attack"]) in board.neighbours(board.index(o["attack"])) and c["attack"] in soviet
+    f = orders_file(state, "axis", None)
+    assert [dict(x) for x in f.orders if "breakthrough" in x]  # kept by the full check
+    made = 0
+    while state.turn <= 4:
+        sides = game.ruleset_of(state).submitters(state)
+        files = [orders_file(state, s, secrets.get(s)) for s in sides]
+        state = game.adjudicate(state, files, secrets=[secrets[s] for s in secrets if s not in sides]).state
+        made += sum(1 for u in state.units if u.flags.get("breakthrough"))
+    assert made

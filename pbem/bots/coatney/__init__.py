@@ -357,7 +357,8 @@ def _bypassed(pos: Any, field: dict[int, int]) -> set[str]:
 
 def _guards(pos: Any, side: str) -> dict[str, dict[int, int]]:
     """The Axis's nearest free unit for each of Warsaw and Bucharest with a Soviet unit within six hexes (IV ¶4:
-    the Soviet wins holding either): unit -> the distance field to that city."""
+    the Soviet wins holding either), or the weakest unit already there, which stays: unit -> the distance field
+    to that city."""
     from ...board.search import reachable
     from ...rulesets.coatney.params import AXIS, SOVIET
 
@@ -368,9 +369,13 @@ def _guards(pos: Any, side: str) -> dict[str, dict[int, int]]:
     near = reachable(pos.board, foes, land, max_steps=6)
     out: dict[str, dict[int, int]] = {}
     for h in sorted(pos.data.soviet_objectives):
-        if h not in near or pos.has(h, AXIS):
+        if h not in near:
             continue
         field = reachable(pos.board, [h], land)
+        held = [u for u in pos.stack(h, AXIS) if u.id not in out and u.ct.cls != "dummy"]
+        if held:  # the unit there stays (its field is 0 where it stands): an empty city is the Soviet's to walk into
+            out[min(held, key=lambda u: (u.ct.attack, u.id)).id] = field
+            continue
         free = [u for u in pos.active_units(AXIS) if u.id not in out and u.loc in field and not u.dispersed
                 and not u.flags.get("moved") and u.ct.cls != "dummy"]
         if free:

@@ -254,6 +254,38 @@ class AxisOps:
                 continue
             self.out.append({"attack": pos.hex_id(t), "with": [u.id for u in units],
                              "advance": {u.id: [pos.hex_id(t)] for u in units if u.ct.size != "front"}})
+            clause = self.breakthrough(t, units)
+            if clause is not None:
+                self.out[-1]["breakthrough"] = [clause]
+
+    def breakthrough(self, t: int, units: list[Any]) -> dict | None:
+        """XIII.I: after a DE the attackers may attack again at once, each once a game-turn: the enemy stack next
+        to t they beat at the best odds, if those reach GOOD_ODDS by the rules' own count with the units that will
+        advance into t (in the order's order, as many as XII lets in) standing there and the others where they are;
+        objectives first. Not in the Russian Portfolio, whose advancing units are Dispersed and make no breakthrough
+        attack (R-3): the bot advances with every attacker there."""
+        from ...rulesets.coatney import stacking
+
+        pos = self.pos
+        if pos.params.advance_disperses:
+            return None
+        advancing: list[Any] = []
+        for u in units:
+            if u.ct.size != "front" and stacking.problem_for(pos, t, advancing + [u]) is None:
+                advancing.append(u)
+        best: tuple | None = None
+        for n in sorted(pos.board.neighbours(t)):
+            if not pos.has(n, self.foe) or all(d.ct.cls == "dummy" for d in pos.stack(n, self.foe)):
+                continue
+            stay = [u for u in units if u not in advancing and n in pos.board.neighbours(u.loc)]
+            col = self.odds_from(Plan(n, [(u, t, []) for u in advancing] + [(u, u.loc, []) for u in stay]))
+            if col >= self.good:
+                key = (n in self.goals, col, -self.field.get(n, 99), -n)
+                if best is None or key > best[0]:
+                    best = (key, n, advancing + stay)
+        if best is None:
+            return None
+        return {"attack": pos.hex_id(best[1]), "with": [u.id for u in best[2]]}
 
     # --- movement ------------------------------------------------------------------------------
     def affordable(self, u: Any, path: list[int]) -> bool:
