@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 from pathlib import Path
 from typing import Any, Mapping
@@ -19,6 +20,12 @@ from pbem.core import game
 from pbem.core.frozen import freeze
 from pbem.core.orders import OrdersFile
 from pbem.core.state import Awaiting, GameState, Unit
+
+# The Ctrl-C tests interrupt the pbem processes they start. A shell that starts `make test` in the background
+# (`make test &` in a script) starts it with SIGINT ignored, which every child inherits through exec: restore the
+# default, so that those tests test pbem, not how the suite was started.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 ROOT = Path(__file__).resolve().parent.parent
 # The test scenario is found by id (tests/fixtures is a scenario root), so states, hashes and dice do not
