@@ -34,13 +34,20 @@ def play_out(scen: str, seed: str, steps: int = 80):
     return st, kinds, dates
 
 
-@pytest.mark.parametrize("scen,seed", [(BF, "w5"), (RP, "w1")], ids=["bf", "rp"])
-def test_a_whole_1941_game_between_scripted_players(scen, seed):
+@pytest.mark.parametrize("scen", [BF, RP], ids=["bf", "rp"])
+def test_a_whole_1941_game_between_scripted_players(scen):
     """V, IV, XVI.A (I-8): the game runs from the invasion through the winter of 1941/42 (Snow from 1Dec41) to a
     victory determination; the scripted Soviet stops it at 11Mar42, the first turn the rules allow, and wins with
-    the victory cities he still holds unless the Axis has won before (seeds whose games reach the winter: the Axis
-    bot often wins the Russian Portfolio by December)."""
-    st, kinds, dates = play_out(scen, seed)
+    the victory cities he still holds unless the Axis has won before. The Axis bot wins some games by the autumn
+    or in the winter, so the test plays seeds in turn until one reaches the spring (each of them ends with a
+    winner)."""
+    for seed in ("w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8"):
+        st, kinds, dates = play_out(scen, seed)
+        assert st.over and st.result["winner"] in ("axis", "soviet")
+        if max(dates) >= "1942-03-11":
+            break
+    else:
+        pytest.fail("no game reached the spring of 1942")
     assert st.over and st.result["winner"] in ("axis", "soviet")
     assert "1941-12-01" in dates and max(dates) >= "1942-01-11"
     for kind in ("combat", "retreat", "advance", "recovery", "replacements", "replacement", "victory-check", "turn"):

@@ -44,6 +44,7 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None = None,
                 hiders=tuple(sorted(state.hidden or {})))  # the other side's face-down counters are passed over
     if side == SOVIET and state.phase == "soviet-ops":
         out += _builds(state, pos, step)
+        out += _rails(pos, step, len(out), {o["at"] for o in out if "replace" in o})
         if pos.weather == "snow" and pos.date < "1942-05" and "winter_offensive" not in pos.extras:
             out.append({"winter_offensive": "start"})  # VI.B.3: the first Snow turn opens his three (I-63)
             pos.extras["winter_offensive"] = pos.turn  # the working position's odds count the shift
@@ -405,6 +406,49 @@ def _toward(pos: Any, u: Any, field: dict[int, int], steps: int) -> list[int]:
         if here in ezoc or field[here] == 0:
             break
     return path
+
+
+RAIL_FROM = 8  # a unit this many hexes or more from the cities he holds goes there by rail
+RAIL_CLEAR = 3  # ... to a city at least this far from the Axis units (a railed unit arrives Dispersed)
+
+
+def _rails(pos: Any, step: Any, first: int, taken: set[str]) -> list[dict]:
+    """VIII.A: the Soviet rails up to his capacity (3) of the free units farthest from the victory cities he must
+    hold (`_field`; RAIL_FROM hexes or more, none in contact) to the cities nearest them, clear of the Axis units
+    and of the hexes his replacements enter this turn (`taken`). Each rail is made on the working position with the
+    rules' own checks (rail line, detraining, stacking), so the railed units, Dispersed, plan no other move."""
+    from ...board.search import reachable
+    from ...rulesets.coatney.orders import Rail
+    from ...rulesets.coatney.params import AXIS, SOVIET
+    from ...rulesets.coatney.strategic import RAIL_CAPACITY, Strategic, rail_region
+
+    field = _field(pos, SOVIET)
+    if not field:
+        return []
+    land = [1 if pos.land(h) else 0 for h in range(len(pos.board))]
+    near = reachable(pos.board, [u.loc for u in pos.active_units(AXIS) if u.ct.cls != "dummy"], land,
+                     max_steps=RAIL_CLEAR - 1)
+    region = rail_region(pos, SOVIET)
+    places = sorted((h for h in region if pos.data.city_size[h] and h in field and h not in near
+                     and pos.hex_id(h) not in taken), key=lambda h: (field[h], pos.data.city_size[h] != "major",
+                                                                     pos.hex_id(h)))[:12]
+    movers = sorted((u for u in pos.active_units(SOVIET) if u.ct.size != "front" and u.ct.cls not in ("dummy", "parachute")
+                     and not u.dispersed and not u.faced and field.get(u.loc, 0) >= RAIL_FROM
+                     and not any(pos.enemy_occupied(n, SOVIET) for n in pos.board.neighbours(u.loc))),
+                    key=lambda u: (-field[u.loc], u.id))
+    rails = Strategic(step, {})
+    out: list[dict] = []
+    for u in movers:
+        if len(out) >= RAIL_CAPACITY[SOVIET]:
+            break
+        for h in places:
+            before = len(step.violations)
+            rails.rail(Rail(first + len(out), u.id, pos.hex_id(h)))
+            if len(step.violations) == before:
+                out.append({"rail": u.id, "to": pos.hex_id(h)})
+                break
+            del step.violations[before:]
+    return out
 
 
 def _builds(state: GameState, pos: Any, step: Any) -> list[dict]:
