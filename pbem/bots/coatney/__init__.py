@@ -144,10 +144,7 @@ def answers(state: GameState, side: str) -> dict[str, Any]:
     must hold to win (IV). Measured against No Retreat! on Moscow and Leningrad only (docs/selfplay.md)."""
     if side != SOVIET_SIDE:
         return {}
-    rs = ruleset_of(state)
-    data = rs.data(state)
-    names = [data.victory_names[h] for h in sorted(data.victory)
-             if state.control.get(data.board.ids[h], data.home[h]) == SOVIET_SIDE]
+    names = [name for name, held in ruleset_of(state).victory_places(state).items() if held == SOVIET_SIDE]
     return {"no_retreat_cities": names} if names else {}
 
 
