@@ -132,6 +132,13 @@ def two_player_german_turn(options: tuple[str, ...] = ()) -> GameState:
     return step(st, "german", [{"plan": "historical"}])
 
 
+def reading(state: GameState, option: str) -> GameState:
+    """The state played under one of the two readings of OPERATIONAL MOVEMENT (docs/rules/barbarossa-fast.md,
+    Interpretations 13): "move-then-attack" (what `pbem new` records by default) or "one-link-a-turn"."""
+    others = set(state.options) - {"move-then-attack", "one-link-a-turn"}
+    return state.evolve(options=tuple(sorted(others | {option})))
+
+
 def at_phase(state: GameState, phase: str, side: str) -> GameState:
     from pbem.core.state import Awaiting
 

@@ -1,7 +1,8 @@
-"""OPERATIONAL MOVEMENT under the option move-then-attack (docs/rules/barbarossa-fast.md, Operational movement):
+"""OPERATIONAL MOVEMENT under move-then-attack, the default reading (docs/rules/barbarossa-fast.md, Interpretations 13):
 the movement step comes before the attacks, so an army moves 1 friendly link and then attacks, a panzerkorps 2
 (1 in Mud and the first Snow), and a unit that does not attack adds its bonus link; a Russian unit may move its
-link and then attack. Each case is refused as the rules are read by default, so each test shows both readings."""
+link and then attack. Each case is refused under the first reading (the option one-link-a-turn, and games started
+before it became the default), so each test shows both readings."""
 import pytest
 
 from pbem import selfplay
@@ -11,14 +12,15 @@ from pbem.core import game
 from pbem.core.errors import OrdersRejected
 from pbem.rulesets.barbarossa_fast.data import load
 
-from .helpers import arrange, at_phase, step, tokens_of, two_player_german_turn
+from .helpers import arrange, at_phase, reading, step, tokens_of, two_player_german_turn
 
 OPTION = "move-then-attack"
+ONE_LINK = "one-link-a-turn"
 
 
 @pytest.fixture(scope="module")
 def base():
-    return two_player_german_turn()
+    return two_player_german_turn((ONE_LINK,))
 
 
 def codes(exc) -> list[str]:
@@ -26,7 +28,7 @@ def codes(exc) -> list[str]:
 
 
 def opt(state):
-    return state.evolve(options=tuple(sorted(set(state.options) | {OPTION})))
+    return reading(state, OPTION)
 
 
 def test_an_army_moves_a_friendly_link_and_then_attacks(base):
@@ -135,7 +137,7 @@ def test_the_random_legal_bot_uses_the_option_s_moves():
     assert vias == {"german", "soviet"}
 
 
-def test_the_solitaire_russian_closes_up_two_links_under_the_option():
+def test_the_solitaire_russian_closes_up_two_links_but_one_under_one_link_a_turn():
     """Solitaire priorities, OPERATIONAL MOVEMENT: a rear unit moving up toward a need still unmet adds its bonus
     link under the option (`via:`), and only under it; the rules accept every order (the solitaire keeps only those)."""
     def russian_moves(options: tuple[str, ...]) -> list[dict]:
@@ -150,8 +152,9 @@ def test_the_solitaire_russian_closes_up_two_links_under_the_option():
             state = game.adjudicate(state, files, secrets=[secrets[s] for s in secrets if s not in sides]).state
         return out
 
+    assert any(o.get("via") for o in russian_moves(()))  # the default
     assert any(o.get("via") for o in russian_moves((OPTION,)))
-    assert not any(o.get("via") for o in russian_moves(()))
+    assert not any(o.get("via") for o in russian_moves((ONE_LINK,)))
 
 
 def test_route_gives_the_order_for_as_far_as_the_step_reaches_under_the_option(base):

@@ -6,7 +6,7 @@ from pbem.core.errors import OrdersRejected
 from pbem.rulesets.barbarossa_fast import turn
 from pbem.rulesets.barbarossa_fast.situation import Situation
 
-from .helpers import (FixedDice, arrange, at_phase, data, events, keys_for, new, step, tokens_of,
+from .helpers import (FixedDice, arrange, at_phase, data, events, keys_for, new, reading, step, tokens_of,
                       two_player_german_turn)
 
 
@@ -178,8 +178,10 @@ def test_october_weather_roll(base, face, october, november):
 
 
 def test_panzerkorps_move_two_friendly_links_to_attack_but_one_in_mud(attack_step):
+    """Under the first reading (one-link-a-turn) the two links include the attack; under the default the
+    panzerkorps moves its friendly links first (tests/barbarossa_fast/test_move_then_attack.py)."""
     w1 = tokens_of(attack_step, "weak", 1)[0]
-    st = arrange(attack_step, german={"ge-24pz": "Bialystok", "ge-39pz": "Bialystok"}, soviet={w1: "Smolensk"},
+    st = arrange(reading(attack_step, "one-link-a-turn"), german={"ge-24pz": "Bialystok", "ge-39pz": "Bialystok"}, soviet={w1: "Smolensk"},
                  control={"Bialystok": "german", "Minsk": "german"})
     order = [{"attack": "Smolensk", "with": ["ge-24pz", "ge-39pz"], "via": {"ge-24pz": "Minsk", "ge-39pz": "Minsk"}}]
     step(st, "german", order)

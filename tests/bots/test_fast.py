@@ -13,8 +13,11 @@ from pbem.rulesets.barbarossa_fast.data import load
 from pbem.rulesets.barbarossa_fast.situation import Situation
 
 
-def _to(phase: str, turn: int):
-    job = selfplay.Game("barbarossa-fast/june-1941", "fb")
+ONE_LINK = ("one-link-a-turn",)  # the first reading of OPERATIONAL MOVEMENT, where a bonus link is one link
+
+
+def _to(phase: str, turn: int, options: tuple[str, ...] = ()):
+    job = selfplay.Game("barbarossa-fast/june-1941", "fb", options=options)
     state, secrets = selfplay.start(job)
     while not (state.phase == phase and state.turn == turn):
         sides = game.ruleset_of(state).submitters(state)
@@ -220,7 +223,7 @@ def test_the_rumanian_front_wing_marches_on_odessa_and_then_sevastopol():
     group marches on nothing of the kind."""
     from dataclasses import replace
 
-    state = _placed(_to("german-movement", 2), {"ge-11a": "Kishinev", "ge-3pz": "Kishinev"},
+    state = _placed(_to("german-movement", 2, ONE_LINK), {"ge-11a": "Kishinev", "ge-3pz": "Kishinev"},
                     {"Tiraspol": 0, "Balti": 0, "Odessa": 1, **THIN})
     sit = _sit(state)
     assert fast._march(sit, state.unit("ge-11a"))["Kishinev"] == 2
@@ -261,7 +264,7 @@ def test_army_group_centre_borrows_the_luftflotte_whose_own_attack_is_worth_leas
     """REINFORCEMENTS: Luftflotte 2 is withdrawn at the start of Turn 6 and Army Group Centre may borrow another
     army group's luftflotte (one per sector): the lender is the one whose own attack is worth least, and only
     when the Centre's attack is worth more; the borrowed flight is an order the ruleset accepts."""
-    state = _to("german-movement", 6)
+    state = _to("german-movement", 6, ONE_LINK)
     state = state.evolve(extras={**thaw(state.extras), "weather": "good", "first_snow": False})
     sit = Situation(state, load(game.scenario_of(state)), Keyring(thaw(state.hidden), state.game), "t")
     flotten = [u for u in sit.units.values() if u.type == "luftflotte" and u.status == "active"]

@@ -44,11 +44,19 @@ class BarbarossaFast(Ruleset):
     sides = SIDES
     hides = (SOVIET,)
     needs_hidden = (SOVIET,)  # the Russian units are face down from the set-up on (SETUP(S))
-    rule_options = {german.MOVE_THEN_ATTACK: {
-        "description": "OPERATIONAL MOVEMENT read as a movement step before the attacks: armies and Russian units "
-                       "move 1 link and then attack, panzerkorps 2 friendly links (1 in Mud and the first Snow), and "
-                       "a unit that does not attack adds its bonus link (docs/rules/barbarossa-fast.md)",
-        "implemented": True}}
+    rule_options = {
+        german.MOVE_THEN_ATTACK: {
+            "description": "the default, recorded by `pbem new` unless one-link-a-turn is given: OPERATIONAL MOVEMENT "
+                           "read as a movement step before the attacks: armies and Russian units move 1 link and then "
+                           "attack, panzerkorps 2 friendly links (1 in Mud and the first Snow), and a unit that does "
+                           "not attack adds its bonus link (docs/rules/barbarossa-fast.md, Interpretations 13)",
+            "implemented": True},
+        german.ONE_LINK: {
+            "description": "OPERATIONAL MOVEMENT read as pbem read it before 2026-11-27 (and games started before "
+                           "still are): the link an army or a Russian unit moves is its attack and a panzerkorps's "
+                           "two include its attack, so every unit goes one link a turn, by attack or bonus link "
+                           "(docs/rules/barbarossa-fast.md, Interpretations 13)",
+            "implemented": True}}
 
     def new_game(self, scenario: Scenario, *, game_id: str, dice: DiceState, options: Sequence[str],
                  setup: str | None) -> GameState:
@@ -57,6 +65,12 @@ class BarbarossaFast(Ruleset):
         for opt in options:
             if opt not in known or not known[opt].get("implemented", False):
                 raise ReferenceError_(f"unknown option {opt!r}; available: " + ", ".join(sorted(known)))
+        if german.ONE_LINK in options and german.MOVE_THEN_ATTACK in options:
+            raise ReferenceError_(f"the options {german.MOVE_THEN_ATTACK} and {german.ONE_LINK} are the two readings "
+                                  "of OPERATIONAL MOVEMENT: choose one (docs/rules/barbarossa-fast.md, "
+                                  "Interpretations 13)")
+        if german.ONE_LINK not in options:  # the reading is pinned in the state, so a game keeps the one it began with
+            options = (*options, german.MOVE_THEN_ATTACK)
         if setup is not None:
             raise ReferenceError_("Barbarossa Fast has no fixed setup: the Russians draw and deploy, the Germans choose a plan")
         units = [Unit(uid, GERMAN, spec["kind"], None, "pending", freeze({"group": spec["group"]}))
@@ -64,7 +78,7 @@ class BarbarossaFast(Ruleset):
         return GameState(
             game=game_id, ruleset=self.id,
             scenario=ScenarioRef(scenario.ref, scenario.digest, None if scenario.builtin else scenario.ref),
-            options=tuple(sorted(options)), step=0, turn=1, date=scenario.doc["turns"]["first"], phase=SELECTION,
+            options=tuple(sorted(set(options))), step=0, turn=1, date=scenario.doc["turns"]["first"], phase=SELECTION,
             awaiting=Awaiting(SOVIET, "setup", TEXT[SELECTION]), units=tuple(units), dice=dice,
             extras=freeze({"weather": "good", "siberians": "reserve", "pool": [], "returned": []}
                           | ({"solitaire": SOVIET} if "solitaire-soviet" in options else {})),
