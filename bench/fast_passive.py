@@ -4,7 +4,10 @@ bot does, and submit no orders in their movement step):
 an upper bound on what the German gets against the random bot, and evidence for docs/selfplay.md on whether the
 German's misses are the bot's or the reconstructed map's and victory level's.
 
-    .venv/bin/python bench/fast_passive.py [GAMES] [SEED] [random] [move-then-attack]
+    .venv/bin/python bench/fast_passive.py [GAMES] [SEED] [random] [one-link-a-turn]
+
+(`move-then-attack`, the default reading of OPERATIONAL MOVEMENT since 2026-11-27, is what `pbem new` records;
+`one-link-a-turn` plays the first reading.)
 """
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ from pbem.selfplay import Game, start
 
 SCENARIO = "barbarossa-fast/june-1941"
 LEVELS = ("soviet=random",) if "random" in sys.argv[1:] else ()
-OPTIONS = ("move-then-attack",) if "move-then-attack" in sys.argv[1:] else ()  # the other reading of the rules
+OPTIONS = ("one-link-a-turn",) if "one-link-a-turn" in sys.argv[1:] else ()  # the other reading of the rules
 
 
 def one(seed: str) -> dict:
@@ -40,7 +43,7 @@ def one(seed: str) -> dict:
 
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 12
-    seed = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] not in ("random", "move-then-attack") else "passive"
+    seed = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] not in ("random", "one-link-a-turn") else "passive"
     with ProcessPoolExecutor(2) as pool:
         rows = list(pool.map(one, [f"{seed}-{i}" for i in range(games)]))
     for r in rows:

@@ -293,7 +293,7 @@ WHAT_IFS = {"spi-supply": ("spi-barbarossa/barbarossa-1941", _spi_supply),
             "fast-more-panzers": ("barbarossa-fast/june-1941", _fast_more_panzers),
             "fast-both": ("barbarossa-fast/june-1941", _fast_both)}
 # the other reading of a rule, played as the ruleset's option (docs/rules/barbarossa-fast.md, Interpretations 13)
-OPTION_WHAT_IFS = {"fast-move-then-attack": ("barbarossa-fast/june-1941", ("move-then-attack",))}
+OPTION_WHAT_IFS = {"fast-one-link-a-turn": ("barbarossa-fast/june-1941", ("one-link-a-turn",))}
 
 
 def what_if(name: str, games: int, levels: tuple[str, ...] = ()) -> str:

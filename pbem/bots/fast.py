@@ -65,7 +65,7 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None, level:
 
 PLAN = "historical"  # SETUP(S): the German's own choice of plan (the rules' odds are for players who cannot agree)
 # Measured (docs/selfplay.md, 2026-11-26 14:20): against the random Russian the Historical plan won 27 of 230 games
-# as the rules are read by default and 201 of 230 under move-then-attack; von Schultz 29 and 192, the rules' odds
+# under one-link-a-turn (then the default) and 201 of 230 under move-then-attack; von Schultz 29 and 192, the rules' odds
 # 25 and 197, Marcks 3 and 95 of 110 (Army Group North loses a panzerkorps, and with it Leningrad).
 
 
@@ -377,8 +377,8 @@ def _attack(sit: Situation, t: str, free: dict, bad_weather: bool, fields: dict,
 
 def _jump_offs(sit: Situation, u: Any) -> list[str]:
     """The positions u can attack from this turn: its own, and those its friendly links before an attack reach
-    (OPERATIONAL MOVEMENT, `german.basic_links`: a panzerkorps one in good weather; under the option
-    move-then-attack an army one and a panzerkorps two)."""
+    (OPERATIONAL MOVEMENT, `german.basic_links`: under move-then-attack, the default reading, an army one and a
+    panzerkorps two; under one-link-a-turn a panzerkorps one in good weather)."""
     memo = sit.__dict__.setdefault("_bot_jump", {})
     key = (u.id, u.location)
     if key not in memo:
@@ -406,9 +406,9 @@ def _wakes_siberians(sit: Situation, u: Any, place: str) -> bool:
 
 
 def _moves(sit: Situation, u: Any) -> dict[str, str | None]:
-    """Where a unit that does not attack may end its move, with the `via` of its order: one bonus link (as the
-    rules are read by default); under the option move-then-attack its friendly links first (`_jump_offs`), then
-    the bonus link. None that wakes the Siberians (`_wakes_siberians`)."""
+    """Where a unit that does not attack may end its move, with the `via` of its order: under move-then-attack (the
+    default reading) its friendly links first (`_jump_offs`), then the bonus link; under one-link-a-turn one bonus
+    link. None that wakes the Siberians (`_wakes_siberians`)."""
     out: dict[str, str | None] = {n: None for n in sorted(sit.data.links(u.location))
                                   if _open(sit, n) and sit.data.kind(n) != "offboard"}
     if move_first(sit):

@@ -237,3 +237,35 @@ def test_route_answers_every_unit_to_every_position_under_both_readings(base):
                         assert u.id in str(r.order) and u.side == side
                     elif u.side != side and r.path:
                         assert "no move of" in r.refused and not r.within_allowance
+
+
+def test_pbem_new_records_the_reading_in_the_state_and_a_game_begun_before_keeps_the_first(tmp_path, base):
+    """The reading a game is played under is pinned in its state when it begins: `pbem new` records move-then-attack
+    unless one-link-a-turn is asked for, both at once are refused (exit 2, naming the section), and a state that
+    records neither (a game begun before move-then-attack became the default) is played under the first reading,
+    so its steps re-verify as they were adjudicated."""
+    from click.testing import CliRunner
+
+    from pbem.cli.main import main
+
+    def new(*opts: str):
+        folder = tmp_path / f"g{len(opts)}-{'-'.join(opts)}"  # each game its own folder: the tool's secret lives there
+        folder.mkdir()
+        out = folder / "state-0.yaml"
+        r = CliRunner().invoke(main, ["new", "barbarossa-fast/june-1941", "--solitaire", "soviet", "--seed", "n",
+                                      *[a for o in opts for a in ("--option", o)], "-o", str(out)])
+        return r, out
+    r, out = new()
+    assert r.exit_code == 0, r.output
+    assert game.load_state(str(out)).options == ("move-then-attack", "solitaire-soviet")
+    r, out = new(ONE_LINK)
+    assert r.exit_code == 0 and game.load_state(str(out)).options == ("one-link-a-turn", "solitaire-soviet")
+    r, out = new(ONE_LINK, OPTION)
+    assert r.exit_code == 2 and "OPERATIONAL MOVEMENT" in r.output and not out.exists()
+
+    st = at_phase(arrange(base, german={"ge-4a": "Bialystok"}, soviet={tokens_of(base, "weak", 1)[0]: "Smolensk"},
+                          control={"Bialystok": "german", "Minsk": "german"}), "german-attacks", "german")
+    before = st.evolve(options=tuple(o for o in st.options if o not in (OPTION, ONE_LINK)))
+    with pytest.raises(OrdersRejected) as exc:
+        step(before, "german", [{"attack": "Smolensk", "with": ["ge-4a"], "via": {"ge-4a": "Minsk"}}])
+    assert codes(exc) == ["ATTACK_REACH"]

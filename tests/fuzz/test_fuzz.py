@@ -60,10 +60,11 @@ def test_the_random_self_play_soak_plays_every_option_and_names_each_failure(cap
     from tests.fuzz import soak
 
     todo = soak.jobs(1, "t", "barbarossa-fast")
-    assert {g.options for g in todo} == {(), ("free-german-setup",), ("move-then-attack",), ("rigid-selection",)}
+    assert {g.options for g in todo} == {(), ("free-german-setup",), ("move-then-attack",), ("one-link-a-turn",),
+                                         ("rigid-selection",)}
     assert all(g.levels == ("random",) for g in todo)
     assert soak.main(["--games", "1", "--only", "barbarossa-fast", "--seed", "1", "--jobs", "1"]) == 0
     monkeypatch.setattr(selfplay, "_step", lambda *a: (_ for _ in ()).throw(RuntimeError("broken step")))
     assert soak.main(["--games", "1", "--only", "barbarossa-fast", "--seed", "1", "--jobs", "1"]) == 1
     out = capsys.readouterr().out
-    assert "broken step" in out and "pbem selfplay barbarossa-fast/june-1941" in out and "4 failed" in out
+    assert "broken step" in out and "pbem selfplay barbarossa-fast/june-1941" in out and "5 failed" in out

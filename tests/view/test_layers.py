@@ -67,10 +67,11 @@ def test_an_items_key_leaves_out_the_counters_view_key_only() -> None:
 
 
 def test_an_attack_is_drawn_from_where_it_came_and_a_blitzkrieg_from_the_position_it_took() -> None:
-    """Barbarossa Fast, German Blitzkrieg: the panzerkorps that took Kaunas from the AGN base went on to take
-    Vilnius and stand there now. The attack on Kaunas is drawn from the base alone (not from Vilnius, where they
-    stand at the end of the step), and the Blitzkrieg on Vilnius from Kaunas."""
+    """Barbarossa Fast, German attacks and a Blitzkrieg: the panzerkorps that took Bialystok from the AGC base stand
+    there now, and the 4. Armee that attacked with them fell back to the base. The attack on Bialystok is drawn from
+    the base alone (not from Bialystok, where the panzerkorps stand at the end of the step), and the Blitzkrieg on
+    Vilnius from Kaunas, the position the first attack took (its panzerkorps were thrown back there)."""
     state = game.load_state(str(Path(__file__).resolve().parents[2] / "examples/barbarossa-fast/state-5.yaml"))
     attacks = {m.place: m.sources for m in build_view(state, "german").events if m.kind == "attack"}
-    assert attacks["Kaunas"] == ("AGN Base",)
+    assert attacks["Bialystok"] == ("AGC Base",)
     assert attacks["Vilnius"] == ("Kaunas",)

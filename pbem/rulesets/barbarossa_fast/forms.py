@@ -22,8 +22,8 @@ GERMAN_PLACE = form("place", "{place: UNIT, at: AGN Base}", "up to 3 Army Group 
 TRANSFER = form("transfer", "{transfer: PANZERKORPS, to: AGN | AGC | AGS}", "one panzerkorps changes army group",
                 "SETUP(S)", {"transfer": "ge-56pz", "to": "AGS"}, Field("transfer", U),
                 Field("to", "choice", choices=("AGN", "AGC", "AGS")))
-BONUS = form("bonus", "{bonus: UNIT, to: POSITION, via: POSITION}", "one link, for a unit that will not attack this "
-             "turn (option move-then-attack: its friendly links to `via`, then the bonus link)",
+BONUS = form("bonus", "{bonus: UNIT, to: POSITION, via: POSITION}", "for a unit that will not attack this turn: its "
+             "friendly links to `via`, then the bonus link (option one-link-a-turn: the bonus link alone)",
              "OPERATIONAL MOVEMENT", {"bonus": "ge-16a", "to": "Kaunas"}, Field("bonus", U), Field("to", P),
              Field("via", P, required=False))
 AIR = form("air", "{air: LUFTFLOTTE, target: POSITION, borrowed: true}", "the air battle before the attack on that "
@@ -40,8 +40,8 @@ G_ATTACK_FORM = form("attack", "{attack: POSITION, with: [UNIT, ...], via: {PANZ
                      Field("blitz", "map", required=False),
                      Field("air_bonus", "choice", required=False, choices=("attack", "defence")),
                      Field("no_retreat", US, required=False), Field("advance", US, required=False))
-R_MOVE_FORM = form("move", "{move: TOKEN, to: POSITION, via: POSITION}", "one link (off-map boxes: any box; option "
-                   "move-then-attack: a unit that does not attack also its bonus link, from `via`)",
+R_MOVE_FORM = form("move", "{move: TOKEN, to: POSITION, via: POSITION}", "one link (off-map boxes: any box); a unit that "
+                   "does not attack also its bonus link, from `via` (not under the option one-link-a-turn)",
                    "OPERATIONAL MOVEMENT", {"move": "t010", "to": "Smolensk"}, Field("move", U), Field("to", P),
                    Field("via", P, required=False))
 R_ATTACK_FORM = form("attack", "{attack: POSITION, with: [TOKEN, ...]}", "all from one position, at most 3",

@@ -36,12 +36,12 @@ def move_first(sit: Situation) -> bool:
 
 
 def basic_links(sit: Situation, u: Any) -> int:
-    """The friendly links a German unit moves before it attacks (OPERATIONAL MOVEMENT). As the rules are read by
-    default, the link an army or a Russian unit moves to attack is the attack itself, and a panzerkorps's two
-    include it: so 0 for an army, 1 for a panzerkorps (0 in Mud and the first Snow). Under the option
-    move-then-attack (docs/rules/barbarossa-fast.md) the operational movement step comes first and the attack
-    after it: 1 for an army, 2 for a panzerkorps (1 in Mud and the first Snow); a unit that does not attack adds
-    its bonus link."""
+    """The friendly links a German unit moves before it attacks (OPERATIONAL MOVEMENT). Under move-then-attack, the
+    default reading (docs/rules/barbarossa-fast.md, Interpretations 13), the operational movement step comes first
+    and the attack after it: 1 for an army, 2 for a panzerkorps (1 in Mud and the first Snow); a unit that does not
+    attack adds its bonus link. Under one-link-a-turn (and in a game begun before that default) the link an army
+    or a Russian unit moves to attack is the attack itself, and a panzerkorps's two include it: so 0 for an army,
+    1 for a panzerkorps (0 in Mud and the first Snow)."""
     if u.type == PANZER:
         return panzer_reach(sit) - (0 if move_first(sit) else 1)
     return 1 if move_first(sit) and u.type == ARMY else 0
@@ -100,8 +100,8 @@ def _bonus(sit: Situation, i: int, o: Mapping, used: set[str], v: Violations) ->
     elif not sit.data.board.has(to):
         v.add("UNKNOWN_POSITION", "OPERATIONAL MOVEMENT", f"there is no position {to!r}", i, o, uid, to)
     elif via and not move_first(sit):
-        v.add("BONUS_VIA", "OPERATIONAL MOVEMENT", "a unit that does not attack moves its one bonus link: `via:` is "
-              f"for the option {MOVE_THEN_ATTACK}", i, o, uid, via)
+        v.add("BONUS_VIA", "OPERATIONAL MOVEMENT", "this game is played under one-link-a-turn: a unit that does not "
+              f"attack moves its one bonus link (`via:` is for {MOVE_THEN_ATTACK})", i, o, uid, via)
     elif via and (via == u.location or via not in friendly_reach(sit, u.location, basic_links(sit, u))):
         v.add("BONUS_NOT_FRIENDLY", "OPERATIONAL MOVEMENT", f"{sit.label(u)} does not reach {via} over "
               f"{basic_links(sit, u)} friendly link(s) before its bonus link", i, o, uid, via)
@@ -315,7 +315,8 @@ def _plan_attack(sit: Situation, i: int, o: Mapping, committed: set[str], v: Vio
             if uid in via:
                 if basic_links(sit, u) == 0:
                     v.add("ATTACK_REACH", "OPERATIONAL MOVEMENT", "only panzerkorps move 2 links to attack, and only 1 in "
-                          f"Mud and the first Snow (armies move first under the option {MOVE_THEN_ATTACK})",
+                          f"Mud and the first Snow (this game is played under one-link-a-turn; armies move first under "
+                          f"{MOVE_THEN_ATTACK})",
                           i, o, uid, start)
                     continue
                 if start == u.location or start not in friendly_reach(sit, u.location, basic_links(sit, u)):

@@ -2,8 +2,9 @@
 
 Units move a link at a time (OPERATIONAL MOVEMENT): a German a bonus link in his movement step, an army one
 link to attack and a panzerkorps up to two friendly links (one in Mud and the first Snow); a Russian one link,
-or from one off-map box to any other. Under the option move-then-attack each unit first moves its own links
-(`german.basic_links`; a Russian one) and then attacks or adds its bonus link, so a step reaches one link further.
+or from one off-map box to any other. Under move-then-attack, the default reading, each unit first moves its own
+links (`german.basic_links`; a Russian one) and then attacks or adds its bonus link, so a step reaches one link
+further than under one-link-a-turn.
 A path passes only positions no enemy holds; it may end on one (an attack). The order for this step's part of
 the path is checked by the rules when the unit's side is to move.
 """

@@ -70,8 +70,9 @@ def move_problem(sit: Situation, u: Any, to: str) -> tuple[str, str, str] | None
 
 
 def _move(sit: Situation, i: int, o: Mapping, attackers: set[str], moved: set[str], v: Violations) -> None:
-    """A Russian move: one link. Under the option move-then-attack (german.basic_links) a unit may attack after its
-    link, and one that does not attack adds its bonus link from `via` (each link as OPERATIONAL MOVEMENT allows)."""
+    """A Russian move: one link. Under move-then-attack, the default reading (german.basic_links), a unit may attack
+    after its link, and one that does not attack adds its bonus link from `via` (each link as OPERATIONAL MOVEMENT
+    allows)."""
     uid, to, via = str(o["move"]), str(o.get("to")), str(o.get("via") or "")
     u = _russian(sit, uid, i, o, v, "OPERATIONAL MOVEMENT")
     if u is None:
@@ -82,8 +83,8 @@ def _move(sit: Situation, i: int, o: Mapping, attackers: set[str], moved: set[st
         problem = ("MOVED_TWICE", "OPERATIONAL MOVEMENT", f"{uid} already moves or attacks this turn"
                    + (" (a unit that attacks moves one link first, no bonus link)" if first else ""))
     elif via and not first:
-        problem = ("MOVE_VIA", "OPERATIONAL MOVEMENT", f"a Russian unit moves one link: `via:` is for the option "
-                   f"{MOVE_THEN_ATTACK}")
+        problem = ("MOVE_VIA", "OPERATIONAL MOVEMENT", f"this game is played under one-link-a-turn: a Russian unit moves "
+                   f"one link (`via:` is for {MOVE_THEN_ATTACK})")
     elif via:
         problem = move_problem(sit, u, via) or move_problem(sit, replace(u, location=via), to)
     else:

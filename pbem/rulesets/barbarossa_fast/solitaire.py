@@ -339,7 +339,7 @@ def _close_up(plan: _Plan) -> None:
 
 
 def _bonus_on(plan: _Plan, u: Unit, step: str, goal: str) -> tuple[str, str | None]:
-    """Under the option move-then-attack a unit that does not attack adds its bonus link to its own (OPERATIONAL
+    """Under move-then-attack (the default reading) a unit that does not attack adds its bonus link to its own (OPERATIONAL
     MOVEMENT): the second position on its way to `goal`, where the rules allow that link; else its one link."""
     sit = plan.sit
     if plan.verb != "move" or MOVE_THEN_ATTACK not in sit.state.options or step == goal:
