@@ -237,6 +237,25 @@ def test_the_rumanian_front_wing_marches_on_odessa_and_then_sevastopol():
     assert road["Sevastopol"] == 0 and road["Odessa"] == 3 and road["Kishinev"] == 5
 
 
+def test_under_the_default_reading_the_rumanian_wing_moves_up_and_attacks_odessa_in_one_turn():
+    """The same march under move-then-attack (the default reading, OPERATIONAL MOVEMENT): from Kishinev, with the
+    German Tiraspol between, 11. Armee and III PzKps take no bonus link in the movement step (they can reach Odessa
+    this turn) and in the attack step move their friendly link to Tiraspol and attack Odessa from there."""
+    from tests.barbarossa_fast.helpers import at_phase
+
+    state = _placed(_to("german-movement", 2), {"ge-11a": "Kishinev", "ge-3pz": "Kishinev"},
+                    {"Tiraspol": 0, "Balti": 0, "Odessa": 1, **THIN})
+    assert "move-then-attack" in state.options and state.control.get("Tiraspol") == "german"
+    items = fast.orders(state, "german", None)
+    assert violations(state, "german", items) == [] and not any(o.get("bonus") in fast.CRIMEA for o in items)
+    attacks = at_phase(state, "german-attacks", "german")
+    items = fast.orders(attacks, "german", None)
+    assert violations(attacks, "german", items) == []
+    odessa = [o for o in items if o.get("attack") == "Odessa"]
+    assert odessa and {"ge-11a", "ge-3pz"} <= set(odessa[0]["with"])
+    assert odessa[0]["via"]["ge-11a"] == "Tiraspol" and odessa[0]["via"]["ge-3pz"] == "Tiraspol"
+
+
 def test_no_army_stands_next_to_moscow_while_the_siberians_wait():
     """A German army next to Moscow brings the Siberian Reserve onto it (Russian Siberian Reserve Reinforcements:
     four face-up units, otherwise only in December): an army on Vyazma neither takes its bonus link to the empty
