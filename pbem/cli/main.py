@@ -196,10 +196,11 @@ def new(scenario: str, output: str, seed: str | None, game_id: str | None, optio
         write_atomic(secret_path, dump_yaml(bot_secret), force=force, mode=0o600)  # never readable by others
     write_atomic(output, dump_yaml(state.to_dict()), force=force)
     info = {"game": state.game, "state": output, "hash": state.hash(), "awaiting": state.awaiting.to_dict(),
-            "seed": seed, "solitaire_secret": secret_path}
-    if output != "-":
+            "seed": seed, "solitaire_secret": secret_path, "options": list(state.options)}
+    if output != "-":  # the options as recorded, a ruleset's default reading included (Barbarossa Fast's)
         _out(info, as_json, f"new game {state.game} written to {output}\nawaiting {awaited(state)} "
              f"{state.awaiting.kind}: {state.awaiting.phase}" + (f"\ndice seed: {seed}" if seed else "")
+             + (f"\noptions: {', '.join(state.options)}" if state.options else "")
              + (f"\nthe solitaire {solitaire}'s secret is in {secret_path}: do not read it; pbem finds it next "
                 "to the state files" if secret_path else ""))
 

@@ -257,6 +257,7 @@ def test_pbem_new_records_the_reading_in_the_state_and_a_game_begun_before_keeps
         return r, out
     r, out = new()
     assert r.exit_code == 0, r.output
+    assert "options: move-then-attack, solitaire-soviet" in r.output  # told when the game begins
     assert game.load_state(str(out)).options == ("move-then-attack", "solitaire-soviet")
     r, out = new(ONE_LINK)
     assert r.exit_code == 0 and game.load_state(str(out)).options == ("one-link-a-turn", "solitaire-soviet")
