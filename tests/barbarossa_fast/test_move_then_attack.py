@@ -266,6 +266,8 @@ def test_pbem_new_records_the_reading_in_the_state_and_a_game_begun_before_keeps
 
     st = at_phase(arrange(base, german={"ge-4a": "Bialystok"}, soviet={tokens_of(base, "weak", 1)[0]: "Smolensk"},
                           control={"Bialystok": "german", "Minsk": "german"}), "german-attacks", "german")
+    both = st.evolve(options=tuple(sorted({*st.options, OPTION, ONE_LINK})))  # a hand-edited state: refused
+    assert "STATE_TWO_READINGS" in [p.code for p in game.ruleset_of(both).consistency(both) if p.error]
     before = st.evolve(options=tuple(o for o in st.options if o not in (OPTION, ONE_LINK)))
     with pytest.raises(OrdersRejected) as exc:
         step(before, "german", [{"attack": "Smolensk", "with": ["ge-4a"], "via": {"ge-4a": "Minsk"}}])

@@ -14,6 +14,7 @@ from ...core.consistency import (awaiting_problem, missing_units, placed_units, 
 from ...core.contract import Problem
 from ...core.state import GameState
 from .data import FACTOR, GERMAN, LUFTFLOTTE, SIDES, Data
+from .german import MOVE_THEN_ATTACK, ONE_LINK
 
 RULES = "barbarossa-fast"
 TOKEN = re.compile(r"t\d{3,}")
@@ -30,6 +31,10 @@ def problems(state: GameState, data: Data, awaits: dict[str, tuple[str | None, s
     out += missing_units(state, german, f"{RULES} forces")
     out += unknown_units(state, german, f"{RULES} forces",
                          lambda u: u.side != GERMAN and (bool(TOKEN.fullmatch(u.id)) or u.id in siberians))
+    if {MOVE_THEN_ATTACK, ONE_LINK} <= set(state.options):
+        out.append(Problem("STATE_TWO_READINGS", f"{RULES} OPERATIONAL MOVEMENT", f"the options {MOVE_THEN_ATTACK} and "
+                           f"{ONE_LINK} are the two readings of the section: a game is begun under one of them "
+                           "(docs/rules/barbarossa-fast.md, Interpretations 13)"))
     sides_at: dict[str, set[str]] = {}
     for u in placed_units(state, out, known_type=lambda t: t in FACTOR or t == LUFTFLOTTE, types="forces",
                           has_place=data.board.has, place_word="position", rules=RULES):
