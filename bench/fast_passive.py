@@ -6,7 +6,7 @@ German's misses are the bot's or the reconstructed map's and victory level's.
 
     .venv/bin/python bench/fast_passive.py [GAMES] [SEED] [random] [one-link-a-turn]
 
-(`move-then-attack`, the default reading of OPERATIONAL MOVEMENT since 2026-11-27, is what `pbem new` records;
+(`move-then-attack`, the default reading of OPERATIONAL MOVEMENT since 2026-11-26, is what `pbem new` records;
 `one-link-a-turn` plays the first reading.)
 """
 from __future__ import annotations

@@ -24,7 +24,7 @@ def panzer_reach(sit: Situation) -> int:
 
 
 # The two readings of OPERATIONAL MOVEMENT, each a rule option (Ruleset.rule_options) recorded in the state by
-# `pbem new`: move-then-attack for every game started since 2026-11-27 unless one-link-a-turn is asked for; a game
+# `pbem new`: move-then-attack for every game started since 2026-11-26 unless one-link-a-turn is asked for; a game
 # started before records neither and is played, and re-verified, under the first reading as it was
 # (docs/rules/barbarossa-fast.md, Interpretations 13).
 MOVE_THEN_ATTACK = "move-then-attack"
