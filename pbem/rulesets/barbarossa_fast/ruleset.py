@@ -52,7 +52,7 @@ class BarbarossaFast(Ruleset):
                            "not attack adds its bonus link (docs/rules/barbarossa-fast.md, Interpretations 13)",
             "implemented": True},
         german.ONE_LINK: {
-            "description": "OPERATIONAL MOVEMENT read as pbem read it before 2026-11-26 (and games started before "
+            "description": "OPERATIONAL MOVEMENT read as pbem read it until 2026-11-26 (and games started before "
                            "still are): the link an army or a Russian unit moves is its attack and a panzerkorps's "
                            "two include its attack, so every unit goes one link a turn, by attack or bonus link "
                            "(docs/rules/barbarossa-fast.md, Interpretations 13)",
