@@ -272,3 +272,17 @@ def test_pbem_new_records_the_reading_in_the_state_and_a_game_begun_before_keeps
     with pytest.raises(OrdersRejected) as exc:
         step(before, "german", [{"attack": "Smolensk", "with": ["ge-4a"], "via": {"ge-4a": "Minsk"}}])
     assert codes(exc) == ["ATTACK_REACH"]
+
+
+def test_the_orders_template_says_which_reading_the_game_is_played_under(base):
+    """A player writing his movement or attack orders is told, in the template's notes, which reading of OPERATIONAL
+    MOVEMENT his game was begun under (a game begun before the default changed has neither option)."""
+    rs = game.ruleset_of(base)
+    for phase, side in (("german-movement", "german"), ("german-attacks", "german"), ("russian-movement", "soviet")):
+        st = at_phase(base, phase, side)
+        assert any("as one-link-a-turn" in n for n in rs.template_notes(st, side))
+        assert any("as move-then-attack" in n for n in rs.template_notes(opt(st), side))
+        older = st.evolve(options=tuple(o for o in st.options if o not in (OPTION, ONE_LINK)))
+        assert any("as one-link-a-turn" in n for n in rs.template_notes(older, side))
+    assert not any("OPERATIONAL MOVEMENT" in n for n in rs.template_notes(at_phase(base, "russian-replacements",
+                                                                                       "soviet"), "soviet"))

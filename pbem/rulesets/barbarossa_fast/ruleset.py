@@ -198,6 +198,12 @@ class BarbarossaFast(Ruleset):
             lines.append("the German adjudicates this step: run `pbem reveal` to add the reveals it needs")
         if state.phase == DEPLOYMENT:
             lines.append("`pbem show STATE --secret SECRET` tells you which of your units is Strong")
+        if state.phase in (G_MOVE, G_ATTACK, R_MOVE):  # which reading this game was begun under (Interpretations 13)
+            lines.append("OPERATIONAL MOVEMENT as move-then-attack: a unit moves its friendly links first (`via:`), "
+                         "then attacks; one that does not attack adds its bonus link" if german.MOVE_THEN_ATTACK
+                         in state.options else "OPERATIONAL MOVEMENT as one-link-a-turn: an army or a Russian unit "
+                         "attacks down one link from where it stands, a panzerkorps from a friendly position next to "
+                         "it; one that does not attack moves its bonus link")
         return lines
 
     def order_forms(self, state: GameState, side: str) -> tuple[OrderForm, ...]:
