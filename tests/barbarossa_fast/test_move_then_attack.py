@@ -139,7 +139,8 @@ def test_the_random_legal_bot_uses_the_option_s_moves():
 
 def test_the_solitaire_russian_closes_up_two_links_but_one_under_one_link_a_turn():
     """Solitaire priorities, OPERATIONAL MOVEMENT: a rear unit moving up toward a need still unmet adds its bonus
-    link under the option (`via:`), and only under it; the rules accept every order (the solitaire keeps only those)."""
+    link (`via:`) under move-then-attack, the default, and not under one-link-a-turn; the rules accept every order
+    (the solitaire keeps only those)."""
     def russian_moves(options: tuple[str, ...]) -> list[dict]:
         job = selfplay.Game("barbarossa-fast/june-1941", "mta-s", options=options)
         state, secrets = selfplay.start(job)
