@@ -287,3 +287,29 @@ def test_the_orders_template_says_which_reading_the_game_is_played_under(base):
         assert any("as one-link-a-turn" in n for n in rs.template_notes(older, side))
     assert not any("OPERATIONAL MOVEMENT" in n for n in rs.template_notes(at_phase(base, "russian-replacements",
                                                                                        "soviet"), "soviet"))
+
+
+def test_the_solitaire_russian_garrisons_a_city_against_the_german_units_that_could_attack_it(base):
+    """Solitaire deployment priority 1: 2 units + 1 for each German unit that could attack the city. Under
+    move-then-attack an army two links off attacks through the German-held position between, so it counts, and a
+    panzerkorps two links off behind a Russian-held position could not, so it does not; under one-link-a-turn the
+    count stays as it was (armies next to the city, panzerkorps within 2 links)."""
+    from pbem.rulesets.barbarossa_fast import solitaire
+    from pbem.rulesets.barbarossa_fast.situation import Situation
+
+    from .helpers import keys_for
+
+    def garrison(st, option: str) -> int:
+        st = reading(at_phase(st, "russian-movement", "soviet"), option)
+        sit = Situation(st, load(game.scenario_of(st)), keys_for(st), "solitaire")
+        return next((n.units for n in solitaire._p1_garrisons(sit) if n.place == "Smolensk"), 0)
+
+    w = tokens_of(base, "weak", 2)
+    army = arrange(base, german={"ge-4a": "Baranovichi"}, soviet={w[0]: "Smolensk"},
+                   control={"Baranovichi": "german", "Minsk": "german"})
+    assert garrison(army, OPTION) == 3 and garrison(army, ONE_LINK) == 0
+    blocked = arrange(base, german={"ge-24pz": "Orel"}, soviet={w[0]: "Smolensk", w[1]: "Bryansk"},
+                      control={"Orel": "german"})
+    assert garrison(blocked, OPTION) == 0 and garrison(blocked, ONE_LINK) == 3
+    open_way = arrange(blocked, clear=False, soviet={w[1]: "Kiev"}, control={"Orel": "german", "Bryansk": "german"})
+    assert garrison(open_way, OPTION) == 3  # with Bryansk German and empty, it could

@@ -54,7 +54,8 @@ def test_every_german_attack_takes_its_position_by_the_rulesets_battle():
 
 def _placed(state, german: dict[str, str], russian: dict[str, int]):
     """The state with these German units moved to these positions and exactly that many Russian units on each
-    named position (none where a German unit is put): its surplus goes to Moscow, a shortfall comes from Moscow's units. Other Russians stay."""
+    named position (none where a German unit is put): its surplus goes to Moscow, a shortfall comes from Moscow's units, then from
+    positions not named. Other Russians stay."""
     from dataclasses import replace
 
     reds = sorted((u for u in state.units if u.side == "soviet" and u.status == "active" and u.location),
@@ -64,7 +65,9 @@ def _placed(state, german: dict[str, str], russian: dict[str, int]):
         here = [uid for uid in where if where[uid] == place]
         for uid in here[n:]:
             where[uid] = "Moscow"
-        spare = [uid for uid in where if where[uid] == "Moscow"]
+        named = {"Moscow", *german.values(), *russian}
+        spare = ([uid for uid in where if where[uid] == "Moscow"] +  # then from positions not named
+                 [uid for uid in where if where[uid] not in named])
         for uid in spare[:max(0, n - len(here))]:
             where[uid] = place
     units = tuple(replace(u, location=german[u.id], status="active") if u.id in german

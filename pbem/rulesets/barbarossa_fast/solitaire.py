@@ -8,7 +8,8 @@ it reads its own face-down units with `keys.peek`, sees the German units and the
   of one position, at most 3 down one link, outnumber the German factors on a position, and break out of
   pockets toward supply; never into a sector whose line is broken, never a German home base.
 - Movement and replacements (RUSSIAN REPLACEMENTS, solitaire deployment priorities, in order):
-  1. garrison victory cities under direct or imminent threat: 2 units + 1 per German unit that could attack;
+  1. garrison victory cities under direct or imminent threat: 2 units + 1 per German unit that could attack
+     (under move-then-attack, from any position its friendly links reach first: `_threat`);
   2. slow the German approaches to the cities (block the first two positions of each German stack's shortest
      routes to its nearest city) and keep Moscow from being surrounded (hold each of its neighbours);
   3. stop German armies advancing more than 1 position a turn: hold every position next to a German army;
@@ -34,7 +35,7 @@ from ...core.state import GameState, Unit
 from . import russian
 from .common import Violations
 from .data import ARMY, FACTOR, GERMAN, PANZER, SHOCK, SOVIET, STRONG, UNKNOWN, Data
-from .german import MOVE_THEN_ATTACK
+from .german import MOVE_THEN_ATTACK, basic_links, friendly_reach
 from .russian import breakout_allowed, german_next_to, move_problem, reachable_for_replacement
 from .setup import deployment_slots
 from .situation import LENINGRAD, MOSCOW, Situation, identity_type
@@ -172,9 +173,19 @@ def _attacks(sit: Situation) -> list[Order]:
 
 # --- the solitaire priorities ----------------------------------------------------------------------------
 def _threat(sit: Situation, city: str) -> int:
-    """German units that could attack the city next turn: armies next to it, panzerkorps within 2 links."""
+    """German units that could attack the city next turn. Under move-then-attack (the default reading,
+    docs/rules/barbarossa-fast.md, Interpretations 13) a unit attacks from any position its friendly links reach
+    before the attack (OPERATIONAL MOVEMENT, `german.basic_links`: an army's one, a panzerkorps's two, one in Mud
+    and the first Snow), so those with a position next to the city in that reach; a unit whose way there runs
+    through a Russian position could not. Under one-link-a-turn, and in a game begun before that default, as
+    counted then: armies next to it, panzerkorps within 2 links."""
     n = 0
     for u in sit.on_map(GERMAN):
+        if u.type not in (ARMY, PANZER):
+            continue
+        if MOVE_THEN_ATTACK in sit.state.options:
+            n += any(sit.data.linked(p, city) for p in friendly_reach(sit, u.location, basic_links(sit, u)))
+            continue
         d = _distance(sit, u.location, city)
         if (u.type == ARMY and d == 1) or (u.type == PANZER and 1 <= d <= 2):
             n += 1
