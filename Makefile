@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo demo-fast demo-codeword test bench fuzz venv clean setup compile sysdeps pictures
+.PHONY: demo demo-fast demo-codeword test bench fuzz venv clean setup compile sysdeps pictures keep-revision
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +59,11 @@ bench: compile .venv-bench/.installed
 # Developer targets: regenerate committed data (the map needs the `mapgen` extra in a separate venv).
 setup: $(STAMP)
 	$(PY) scenarios/spi-barbarossa/tools/build_setup.py
+
+# Before correcting a built-in scenario's table: keep its files, so games begun on them play on with them
+# (docs/scenario-revisions.md). make keep-revision SCENARIO=barbarossa-fast/june-1941
+keep-revision: $(STAMP)
+	$(PY) -c "import sys; from pbem.core.scenario import find_scenario, keep_revision; print(keep_revision(find_scenario(sys.argv[1])))" "$(SCENARIO)"
 
 # The pictures the README and docs show (tests/pages/test_pictures.py checks they are current).
 pictures: compile

@@ -26,7 +26,7 @@ from .hashing import digest
 from .hidden import Keyring
 from .loading import load_document, load_schema, validate
 from .orders import OrdersFile
-from .scenario import Scenario, find_scenario
+from .scenario import Scenario, find_scenario, scenario_for
 from .state import DiceState, GameState
 
 
@@ -120,11 +120,11 @@ def scenario_of(state: GameState) -> Scenario:
     checked = _CHECKED.get()
     if checked is not None and checked[0] is state:
         return checked[1]
-    scen = find_scenario(state.scenario.path or state.scenario.id)
+    scen = scenario_for(state.scenario.path or state.scenario.id, state.scenario.digest)
     if scen.digest != state.scenario.digest:
         raise MismatchError(
-            "the scenario files differ from the ones this game was started with "
-            f"(digest {scen.digest[:12]}… vs {state.scenario.digest[:12]}…)", where=state.scenario.id)
+            "the scenario files differ from the ones this game was started with, and no revision of them with its "
+            f"digest is kept (digest {scen.digest[:12]}… vs {state.scenario.digest[:12]}…)", where=state.scenario.id)
     return scen
 
 

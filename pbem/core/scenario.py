@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -213,6 +214,49 @@ def find_scenario(ref: str) -> Scenario:
         raise ReferenceError_(f"scenario {ref!r} is ambiguous; use one of " + ", ".join(
             f"{m.parent.name}/{m.name[:-14]}" for m in matches))
     raise ReferenceError_(f"no scenario {ref!r}; `pbem scenarios` lists them")
+
+
+REVISIONS = "revisions"  # beside a built-in scenario: the files it had before its tables were corrected
+REVISION_LEN = 16  # hex digits of the digest that name a kept revision's folder
+
+
+def revision_folder(scen: Scenario, digest: str) -> Path:
+    """Where the revision of a built-in scenario whose digest was `digest` is kept (docs/scenario-revisions.md)."""
+    return scen.path.parent / REVISIONS / digest[:REVISION_LEN]
+
+
+def scenario_for(ref: str, digest: str) -> Scenario:
+    """The scenario a game was started with: `ref` as it is now if its digest is still `digest`, else the revision
+    of it kept under `revisions/` with that digest. A built-in table corrected after a game began (a reconstruction
+    made to fit the rules text better) so leaves that game on the tables it began with, and its steps verify byte
+    for byte. The current scenario when neither matches: the caller refuses the mismatch."""
+    scen = find_scenario(ref)
+    if scen.digest == digest or not scen.builtin or not re.fullmatch(r"[0-9a-f]{64}", digest):
+        return scen
+    kept = revision_folder(scen, digest) / scen.path.name
+    if not kept.is_file():
+        return scen
+    old = _load_scenario(str(kept), True)
+    return old if old.digest == digest and old.id == scen.id else scen
+
+
+def keep_revision(scen: Scenario) -> Path:
+    """Copy a built-in scenario's file and every file it references, byte for byte, to the revision folder of its
+    digest: run before a table of it is changed, so that games begun on it keep it (`scenario_for`)."""
+    import shutil
+
+    if not scen.builtin:
+        raise ReferenceError_("only a built-in scenario keeps revisions", where=str(scen.path))
+    folder = revision_folder(scen, scen.digest)
+    for key, path in _referenced(str(scen.path), file_hash(scen.path)):
+        rel = Path(path).relative_to(scen.path.parent) if key != "scenario" else Path(scen.path.name)
+        if ".." in rel.parts or rel.is_absolute():
+            raise ReferenceError_(f"file {key!r} lies outside the scenario's folder", where=str(scen.path))
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, folder / rel)
+    if _load_scenario(str(folder / scen.path.name), True).digest != scen.digest:
+        raise InputError("the kept revision does not hash as the scenario did", where=str(folder))
+    return folder
 
 
 def month_of_turn(first: str, turn: int) -> str:

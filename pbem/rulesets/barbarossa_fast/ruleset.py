@@ -88,9 +88,9 @@ class BarbarossaFast(Ruleset):
     def play(self, state: GameState, orders: Sequence[OrdersFile], dice: Dice | None,
              drop: frozenset[tuple[str, int]], keys: Keyring | None = None
              ) -> tuple[GameState | None, list[Event], list[Violation]]:
-        from ...core.scenario import find_scenario
+        from ...core.game import scenario_of
 
-        data = load(find_scenario(state.scenario.path or state.scenario.id))
+        data = load(scenario_of(state))
         if keys is None:
             keys = Keyring(thaw(state.hidden) if state.hidden else None, state.game)
         if not state.hidden or SOVIET not in state.hidden:
@@ -176,11 +176,11 @@ class BarbarossaFast(Ruleset):
 
     # --- what players see --------------------------------------------------------------------------
     def template(self, state: GameState, side: str) -> dict:
-        from ...core.scenario import find_scenario
+        from ...core.game import scenario_of
 
         body: dict = {"orders": []}
         if state.phase == DEPLOYMENT and side == SOVIET:
-            data = load(find_scenario(state.scenario.path or state.scenario.id))
+            data = load(scenario_of(state))
             tokens = [u.id for u in state.units if u.side == SOVIET and u.status == "pending"]
             slots = [p for p, n in setup.deployment_slots(data).items() for _ in range(n)]
             body["orders"] = [{"place": t, "at": p} for t, p in zip(tokens, slots)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.scenario import find_scenario
+from ...core.game import scenario_of
 from ...core.state import GameState
 from ...view.build import graph_geography, keyed, marks, reads, secret_tokens
 from ...view.model import Counter, Panel, View, details
@@ -19,7 +19,7 @@ KIND = {"german-base": "base", "offboard": "box"}
 
 
 def _data(state: GameState):
-    return load(find_scenario(state.scenario.path or state.scenario.id))
+    return load(scenario_of(state))
 
 
 def geography(data: Any, key: str):

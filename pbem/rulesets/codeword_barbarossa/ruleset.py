@@ -14,10 +14,11 @@ from ...core.dice import Dice
 from ...core.errors import MismatchError, ReferenceError_
 from ...core.events import Event, Violation
 from ...core.frozen import freeze, thaw
+from ...core.game import scenario_of
 from ...core.hidden import Keyring
 from ...core.orders import OrdersFile
 from ...core.ruleset import Ruleset
-from ...core.scenario import Scenario, find_scenario, month_of_turn
+from ...core.scenario import Scenario, month_of_turn
 from ...core.state import Awaiting, DiceState, GameState, ScenarioRef
 from . import cards, forms, movement, terminal, victory
 from . import setup as placement
@@ -68,7 +69,7 @@ class CodewordBarbarossa(Ruleset):
         if not state.hidden or any(s not in state.hidden for s in SIDES):
             raise MismatchError("Codeword: Barbarossa hides both sides' strategies and cards: start the game with "
                                 "--hidden german=KEY --hidden soviet=KEY (keys from `pbem keys new`)")
-        data = load(find_scenario(state.scenario.path or state.scenario.id))
+        data = load(scenario_of(state))
         keys = keys or Keyring(thaw(state.hidden), state.game)
         items = {o.side: [(i, x) for i, x in enumerate(o.orders) if (o.side, i) not in drop] for o in orders}
         sit = Situation(state, data, keys, TEXT[state.phase])
@@ -167,7 +168,7 @@ class CodewordBarbarossa(Ruleset):
     # --- what players see ----------------------------------------------------------------------------
     def template(self, state: GameState, side: str) -> dict:
         if state.phase == SETUP:
-            data = load(find_scenario(state.scenario.path or state.scenario.id))
+            data = load(scenario_of(state))
             placing = placement.default_placement(data, state.units, side)
             return {"orders": placing + [{"strategy": "set", "secret_to": data.strategies[side][0]}]}
         return {"orders": []}
@@ -192,7 +193,7 @@ class CodewordBarbarossa(Ruleset):
         """The side's units in play, with the areas a land move reaches and whether they moved this turn."""
         if state.phase not in (MOVE, TERMINAL):
             return ()
-        data = load(find_scenario(state.scenario.path or state.scenario.id))
+        data = load(scenario_of(state))
         return tuple(UnitLine(u.id, u.type, str(u.location), f"moves {data.moves(u.type)} areas", "",
                               "moved" if u.flags.get("moved") else "")
                      for u in sorted(state.units, key=lambda u: (str(u.location), u.id))
@@ -201,13 +202,13 @@ class CodewordBarbarossa(Ruleset):
     def route(self, state: GameState, unit_id: str, target: str, *, check: bool = True) -> Route:
         from .route import fewest_areas
 
-        data = load(find_scenario(state.scenario.path or state.scenario.id))
+        data = load(scenario_of(state))
         return fewest_areas(self, state, data, unit_id, target, check)
 
     def consistency(self, state: GameState) -> list[Problem]:
         from . import checks
 
-        data = load(find_scenario(state.scenario.path or state.scenario.id))
+        data = load(scenario_of(state))
         return super().consistency(state) + checks.problems(state, data, TEXT)
 
     def view(self, state: GameState, side: str | None, keys: Keyring | None = None, *, events: bool = True) -> Any:
@@ -223,7 +224,7 @@ class CodewordBarbarossa(Ruleset):
 
     def summary(self, state: GameState, side: str | None, keys: Keyring | None = None) -> dict:
         x = state.extras
-        data = load(find_scenario(state.scenario.path or state.scenario.id))
+        data = load(scenario_of(state))
         forces: dict[str, dict] = {}
         positions: dict[str, list[str]] = {}
         for s in SIDES:

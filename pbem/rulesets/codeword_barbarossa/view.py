@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.scenario import find_scenario
+from ...core.game import scenario_of
 from ...core.state import GameState
 from ...view.build import graph_geography, keyed, marks, reads, secret_tokens
 from ...view.model import Counter, Panel, Track, View, details
@@ -18,7 +18,7 @@ SYMBOL = {"armor": "armor", "infantry": "infantry", "mechanized": "mechanized", 
 
 
 def _data(state: GameState):
-    return load(find_scenario(state.scenario.path or state.scenario.id))
+    return load(scenario_of(state))
 
 
 def geography(data: Any, key: str):
