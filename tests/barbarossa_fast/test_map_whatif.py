@@ -1,6 +1,7 @@
 """The strength benchmark's Barbarossa Fast map what-ifs (issue 18, bench/strength.py): `fast-map-nearer`'s copied
 map has each deep axis a link shorter and keeps what the solitaire Russian's set-up needs (SETUP(S): 7 frontline, 10
-behind positions); `fast-kiev-pincer`'s has one link more; a game starts on each."""
+behind positions), and a game starts on it. (`fast-kiev-pincer`, a Gomel-Poltava link, is part of the map since
+2026-11-27: tests/barbarossa_fast/test_kiev_road.py.)"""
 from __future__ import annotations
 
 import shutil
@@ -54,23 +55,3 @@ def test_fast_map_nearer_is_a_link_shorter_and_starts(tmp_path):
                                   "--solitaire", "soviet", "-o", str(tmp_path / "state.yaml")])
     assert r.exit_code == 0, r.output
     assert "awaiting german setup" in r.output
-
-
-def test_fast_kiev_pincer_gives_gomel_a_road_to_poltava_and_starts(tmp_path):
-    """`fast-kiev-pincer`: Gomel gets a link to Poltava, Kiev's only eastern neighbour (the road Guderian came south
-    on to close the Kiev pocket), so a ring round Kiev no longer has to reach Poltava through Dnepropetrovsk or
-    Kharkov; nothing else of the map changes, and a game starts on it."""
-    sys.path.insert(0, str(ROOT / "bench"))
-    import strength
-
-    folder = tmp_path / "barbarossa-fast"
-    shutil.copytree(ROOT / "scenarios/barbarossa-fast", folder)
-    before = yaml.safe_load((folder / "map.yaml").read_text())
-    strength.WHAT_IFS["fast-kiev-pincer"][1](folder)
-    doc = yaml.safe_load((folder / "map.yaml").read_text())
-    assert "Poltava" not in _links(before)["Gomel"]
-    assert _links(doc)["Gomel"] - _links(before)["Gomel"] == {"Poltava"}
-    assert len(doc["links"]) == len(before["links"]) + 1 and doc["positions"] == before["positions"]
-    r = CliRunner().invoke(main, ["new", str(folder / "june-1941.scenario.yaml"), "--seed", "x",
-                                  "--solitaire", "soviet", "-o", str(tmp_path / "state.yaml")])
-    assert r.exit_code == 0, r.output
