@@ -66,3 +66,27 @@ def test_ctrl_c_while_pbem_starts_or_runs_exits_130_without_a_traceback(moment):
     err = "".join(line for line in seen if not line.startswith("import time:"))
     assert "Traceback" not in err, err
     assert code == 130 and err.endswith("\ninterrupted\n"), (code, err)
+
+
+def test_ctrl_c_in_clicks_own_code_between_parsing_and_the_command_exits_130(monkeypatch, capsys):
+    """The moment the test above hits only now and then under load: the signal lands in click's own code after the
+    command line is parsed and before the command runs (entering the context), where click would print "Aborted!"
+    and exit 1. Made certain here by raising the KeyboardInterrupt there."""
+    import click
+
+    from pbem.cli import entry
+
+    enter, calls = click.Context.__enter__, []
+
+    def interrupted(self):  # click enters the context once while parsing (guarded), then around the command
+        calls.append(self)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return enter(self)
+
+    monkeypatch.setattr(click.Context, "__enter__", interrupted)
+    monkeypatch.setattr(sys, "argv", ["pbem", "scenarios"])
+    monkeypatch.setattr(entry._signal, "signal", lambda *a: None)  # leave the test process's own SIGINT alone
+    with pytest.raises(SystemExit) as ended:
+        entry.main()
+    assert len(calls) == 2 and ended.value.code == 130 and capsys.readouterr().err.endswith("\ninterrupted\n")

@@ -115,6 +115,23 @@ class _Commands(click.Group):
     """Ctrl-C while click parses or a command runs ends as pbem.cli.entry says (exit 130), not with click's
     "Aborted!" and exit 1, which means orders that break the rules."""
 
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        """click's standalone ending, done here so that a Ctrl-C landing in click's own code between parsing and
+        the command (outside the guards below) still reaches pbem.cli.entry, not click's "Aborted!"."""
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            code = super().main(*args, standalone_mode=False, **kwargs)
+        except click.Abort as exc:
+            if isinstance(exc.__cause__, KeyboardInterrupt):
+                raise KeyboardInterrupt from None
+            click.echo("Aborted!", err=True)  # end of input at a prompt, as click ends it
+            sys.exit(1)
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        sys.exit(code if isinstance(code, int) else 0)  # every command exits itself (`run`); this is --help's 0
+
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
         with Interruptible():
             return super().make_context(*args, **kwargs)
