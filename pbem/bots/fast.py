@@ -202,10 +202,37 @@ def _stand(sit: Situation, place: str) -> float:
     return value + 2 * sum(1 for u in sit.on_map(SOVIET) if u.location not in now and u.location in opened)
 
 
-def _holding(sit: Situation) -> set[str]:
-    """Positions whose German units keep a Russian city cut off from the map edge: one unit stays on each."""
-    cut = [c for c in _russian_cities(sit) if c not in sit.from_edge()]
+KEEP = 60  # per victory point, what walking onto an empty German city in the last turn is worth (above any ring)
+
+
+def _retakable(sit: Situation) -> set[str]:
+    """German-held victory cities a Russian unit could walk back into, were they empty: one within the links it
+    moves in its next movement step (OPERATIONAL MOVEMENT: 2 under move-then-attack, 1 under one-link-a-turn). Only the cities held at the end count (General Rules): so in the last turn a
+    unit stays on each such city (`_holding`) or walks onto an empty one (`_spots`). (A German unit next to it
+    would also bar the way, OPERATIONAL MOVEMENT, but only while it stays there.) (Only in the last turn:
+    guarding them earlier cost more cities elsewhere than it kept, docs/selfplay.md.)"""
+    if sit.state.turn < sit.data.last_turn:
+        return set()
+    reach = 2 if move_first(sit) else 1
+    russians = {u.location for u in sit.on_map(SOVIET) if not sit.disrupted(u) and not u.flags.get("garrison")}
     out = set()
+    for c in sit.data.cities:
+        if sit.owner(c) != GERMAN:
+            continue
+        seen, frontier = {c}, {c}
+        for _ in range(reach):  # through German units too: they may move away this turn
+            frontier = {n for p in sorted(frontier) for n in sit.data.links(p) if n not in seen}
+            seen |= frontier
+        if seen & russians:
+            out.add(c)
+    return out
+
+
+def _holding(sit: Situation) -> set[str]:
+    """Positions whose German units keep a Russian city cut off from the map edge, or a German city from the
+    Russians who could walk back into it (`_retakable`): one unit stays on each."""
+    cut = [c for c in _russian_cities(sit) if c not in sit.from_edge()]
+    out = {c for c in _retakable(sit) if sit.occupied_by(c) == GERMAN}
     for place in sorted({u.location for u in sit.on_map(GERMAN)}):
         if sit.data.kind(place) == "german-base":
             continue
@@ -257,6 +284,11 @@ def _plan(sit: Situation) -> list[dict]:
     # a pocket cut off from the map edge starves by itself (SUPPLY and CONTROL: Disrupted, then eliminated): its
     # positions are not worth the forward step an attack costs, unless a city is in it
     left = {t for t in _frontier(sit, list(free.values())) if t in edge or sit.data.vp(t)}
+    last = sit.state.turn >= sit.data.last_turn
+    if last:  # only the cities held at the end count (General Rules): take cities, and keep the ones held
+        guarded = _retakable(sit)
+        free = {uid: u for uid, u in free.items() if u.location not in guarded}
+        left = {t for t in _frontier(sit, list(free.values())) if sit.data.vp(t)}
     while left:
         ranked = sorted(left, key=lambda t: (-_worth(sit, t, held, fields), t))
         for t in ranked:
@@ -267,7 +299,8 @@ def _plan(sit: Situation) -> list[dict]:
                 held = held | {t}
                 break
     _join(sit, plans, free)
-    plans += _grinds(sit, free, fields, held)
+    if not last:  # wearing a garrison down pays in the turns after
+        plans += _grinds(sit, free, fields, held)
     sit.__dict__["_bot_plan"] = plans
     return plans
 
@@ -532,7 +565,14 @@ def _air_range(sit: Situation, target: str) -> bool:
 
 def _spots(sit: Situation, plans: list[dict]) -> dict[str, float]:
     """Where next turn's attacks come from: each open position next to an enemy position near the front, worth
-    what the best enemy position it reaches is worth (the captures planned this turn counted as held)."""
+    what the best enemy position it reaches is worth (the captures planned this turn counted as held). In the last
+    turn there is no next turn: only the German cities the Russians could walk back into (`_retakable`)."""
+    spots: dict[str, float] = {}
+    for c in _retakable(sit):  # an empty German city the Russians could walk back into in the last turn
+        if sit.occupied_by(c) != GERMAN:
+            spots[c] = KEEP * sit.data.vp(c)
+    if sit.state.turn >= sit.data.last_turn:
+        return spots
     fields = _goals(sit)
     held = frozenset(p["target"] for p in plans)
     near = _distances(sit, sorted({u.location for u in sit.on_map(GERMAN) if u.location}))
@@ -542,7 +582,6 @@ def _spots(sit: Situation, plans: list[dict]) -> dict[str, float]:
         worth[t] = _worth(sit, t, held, fields)
         if sit.data.vp(t) and t in edge and len(sit.at(t, SOVIET)) > STORM:
             worth[t] -= 30.0 * sit.data.vp(t)  # not to be stormed while fed: its ring is the way in
-    spots: dict[str, float] = {}
     for t, w in worth.items():
         for s in sit.data.links(t):
             if (_open(sit, s) or s in held) and sit.data.kind(s) != "german-base":
@@ -573,6 +612,7 @@ def _bonus_moves(sit: Situation, plans: list[dict], attacking: set[str]) -> list
     load: dict[tuple[str, str], int] = {}
     keep = _holding(sit)
     kept: set[str] = set()
+    last = sit.state.turn >= sit.data.last_turn
     standing = held  # where German units will stand besides where they stand now
     out = []
     staying: dict[str, int] = {}
@@ -591,10 +631,14 @@ def _bonus_moves(sit: Situation, plans: list[dict], attacking: set[str]) -> list
             hold[x.location] = hold.get(x.location, 1) + _hold(x)
 
     def guard(place: str, change: int) -> float:  # what `change` hold points on a ring position are worth
-        if not _guards_city(sit, place):
+        if last:  # (in the last turn: on a German city, against the Russians who could take it back)
+            weight = KEEP / 2 * sit.data.vp(place) if sit.owner(place) == GERMAN else 0.0
+        else:
+            weight = GUARD if _guards_city(sit, place) else 0.0
+        if not weight:
             return 0.0
         short = _threat(sit, place) + 1 - hold.get(place, 1)
-        return GUARD * (min(change, max(0, short)) if change > 0 else -max(0, min(-change, short - change)))
+        return weight * (min(change, max(0, short)) if change > 0 else -max(0, min(-change, short - change)))
 
     on_road: dict[tuple[str, str], int] = {}  # (position, type) -> marching units that will stand there
     for u in movers:
@@ -616,7 +660,7 @@ def _bonus_moves(sit: Situation, plans: list[dict], attacking: set[str]) -> list
         options = [u.location] + list(moves)
         best: tuple | None = None
         for o in options:
-            gain = _ring(sit, o, standing) if o != u.location and o not in standing else 0.0  # walking into the ring
+            gain = _ring(sit, o, standing) if o != u.location and o not in standing and not last else 0.0
             if o != u.location:  # a ring position its Russian neighbours could retake needs more units
                 gain += guard(o, _hold(u)) + guard(u.location, -_hold(u))
             for s, w in spots.items():
@@ -653,7 +697,10 @@ SEVASTOPOL, ODESSA = "Sevastopol", "Odessa"
 def _march(sit: Situation, u: Any) -> dict[str, int]:
     """The road of the march u is on (links from each position to its city), or nothing: Army Group North
     marches on Leningrad; the Rumanian-front wing of Army Group South on Odessa and then Sevastopol, the city
-    that never gets replacements (RUSSIAN REPLACEMENTS), 6 links from its base, as 11. Armee did in 1941."""
+    that never gets replacements (RUSSIAN REPLACEMENTS), 6 links from its base, as 11. Armee did in 1941. No march
+    in the last turn: a bonus link then only keeps what is held (`_spots`)."""
+    if sit.state.turn >= sit.data.last_turn:
+        return {}
     if _sector(sit, u) == "north":
         return _leningrad_march(sit)
     if u.id in CRIMEA and _sector(sit, u) == "south":

@@ -309,3 +309,23 @@ def test_army_group_centre_borrows_the_luftflotte_whose_own_attack_is_worth_leas
     assert violations(state, "german", items) == []
     borrowed = [o for o in items if o.get("borrowed")]
     assert len(borrowed) == 1 and sit.data.sector(borrowed[0]["target"]) == "center"
+
+
+def test_in_the_last_turn_the_german_keeps_the_cities_he_holds():
+    """General Rules: only the cities held at the end count. In the last turn a German unit stays on a city a
+    Russian unit could walk back into (OPERATIONAL MOVEMENT: two links under move-then-attack), walks onto such a
+    city left empty, and attacks only cities (seen in play: the panzerkorps marched off Sevastopol in December and
+    a Russian from the Caucasus box walked in, the game lost by that point)."""
+    state = _to("german-movement", 7)
+    assert state.turn == load(game.scenario_of(state)).last_turn
+    stay = _placed(state, {"ge-3pz": "Sevastopol", "ge-11a": "Perekop"}, {"Kerch": 1})
+    assert fast._retakable(_sit(stay)) >= {"Sevastopol"}
+    items = fast.orders(stay, "german", None)
+    assert violations(stay, "german", items) == []
+    assert not any(o.get("bonus") == "ge-3pz" for o in items)
+    walk = _placed(state, {"ge-3pz": "Perekop", "ge-11a": "Nikolayev"}, {"Kerch": 1, "Sevastopol": 0})
+    assert walk.control.get("Sevastopol") == "german"
+    items = fast.orders(walk, "german", None)
+    assert violations(walk, "german", items) == []
+    assert {"bonus": "ge-3pz", "to": "Sevastopol"} in items
+    assert all(load(game.scenario_of(walk)).vp(p["target"]) for p in fast._plan(_sit(walk)))
