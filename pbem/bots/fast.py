@@ -228,6 +228,13 @@ def _retakable(sit: Situation) -> set[str]:
     return out
 
 
+def _cuts_leningrad(sit: Situation, t: str, held: frozenset[str]) -> bool:
+    """German units on t (with `held`) would cut a Russian Leningrad off from the map edge: it then counts 1 for
+    the Germans at the end (General Rules), the one ring that pays in the last turn."""
+    return (sit.owner(LENINGRAD) != GERMAN and LENINGRAD in _edge_reach(sit, held)
+            and LENINGRAD not in _edge_reach(sit, held | {t}))
+
+
 def _holding(sit: Situation) -> set[str]:
     """Positions whose German units keep a Russian city cut off from the map edge, or a German city from the
     Russians who could walk back into it (`_retakable`): one unit stays on each."""
@@ -288,7 +295,8 @@ def _plan(sit: Situation) -> list[dict]:
     if last:  # only the cities held at the end count (General Rules): take cities, and keep the ones held
         guarded = _retakable(sit)
         free = {uid: u for uid, u in free.items() if u.location not in guarded}
-        left = {t for t in _frontier(sit, list(free.values())) if sit.data.vp(t)}
+        left = {t for t in _frontier(sit, list(free.values()))
+                if sit.data.vp(t) or _cuts_leningrad(sit, t, frozenset())}
     while left:
         ranked = sorted(left, key=lambda t: (-_worth(sit, t, held, fields), t))
         for t in ranked:
@@ -660,7 +668,9 @@ def _bonus_moves(sit: Situation, plans: list[dict], attacking: set[str]) -> list
         options = [u.location] + list(moves)
         best: tuple | None = None
         for o in options:
-            gain = _ring(sit, o, standing) if o != u.location and o not in standing and not last else 0.0
+            gain = 0.0
+            if o != u.location and o not in standing:  # walking into the ring (in the last turn, Leningrad's only)
+                gain = (KEEP / 2 * _cuts_leningrad(sit, o, standing)) if last else _ring(sit, o, standing)
             if o != u.location:  # a ring position its Russian neighbours could retake needs more units
                 gain += guard(o, _hold(u)) + guard(u.location, -_hold(u))
             for s, w in spots.items():
@@ -673,8 +683,9 @@ def _bonus_moves(sit: Situation, plans: list[dict], attacking: set[str]) -> list
                 key = (score, o == u.location, o, s)
                 if best is None or key > best:
                     best = key
-            key = (gain, False, o, o)
-            if gain > 0 and (best is None or key > best):
+            net = gain - (leave if o != u.location else 0)  # (the last one out opens its own ring position)
+            key = (net, False, o, o)
+            if net > 0 and (best is None or key > best):
                 best = key
         if best is None:
             continue

@@ -314,7 +314,7 @@ def test_army_group_centre_borrows_the_luftflotte_whose_own_attack_is_worth_leas
 def test_in_the_last_turn_the_german_keeps_the_cities_he_holds():
     """General Rules: only the cities held at the end count. In the last turn a German unit stays on a city a
     Russian unit could walk back into (OPERATIONAL MOVEMENT: two links under move-then-attack), walks onto such a
-    city left empty, and attacks only cities (seen in play: the panzerkorps marched off Sevastopol in December and
+    city left empty, closes the ring round Leningrad without opening it elsewhere, and attacks only cities (seen in play: the panzerkorps marched off Sevastopol in December and
     a Russian from the Caucasus box walked in, the game lost by that point)."""
     state = _to("german-movement", 7)
     assert state.turn == load(game.scenario_of(state)).last_turn
@@ -329,3 +329,11 @@ def test_in_the_last_turn_the_german_keeps_the_cities_he_holds():
     assert violations(walk, "german", items) == []
     assert {"bonus": "ge-3pz", "to": "Sevastopol"} in items
     assert all(load(game.scenario_of(walk)).vp(p["target"]) for p in fast._plan(_sit(walk)))
+    # the one ring that still pays: Leningrad cut off counts 1; Volkhov, empty, is its last way out
+    ring = _placed(state, {"ge-16a": "Narva", "ge-18a": "Luga", "ge-41pz": "Novgorod"},
+                   {"Leningrad": 2, "Volkhov": 0, "Tikhvin": 0})
+    assert "Leningrad" in _sit(ring).from_edge()
+    items = fast.orders(ring, "german", None)
+    assert violations(ring, "german", items) == []
+    movers = {o["bonus"]: o["to"] for o in items if "bonus" in o}
+    assert "Volkhov" in movers.values() and not {"ge-16a", "ge-18a"} & set(movers)  # Narva and Luga stay closed
