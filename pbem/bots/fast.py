@@ -205,13 +205,18 @@ def _stand(sit: Situation, place: str) -> float:
 KEEP = 60  # per victory point, what walking onto an empty German city in the last turn is worth (above any ring)
 
 
+def _last_turn(sit: Situation) -> bool:
+    """The game's last turn: only the cities held at its end count (General Rules), so nothing pays later."""
+    return sit.state.turn >= sit.data.last_turn
+
+
 def _retakable(sit: Situation) -> set[str]:
     """German-held victory cities a Russian unit could walk back into, were they empty: one within the links it
-    moves in its next movement step (OPERATIONAL MOVEMENT: 2 under move-then-attack, 1 under one-link-a-turn). Only the cities held at the end count (General Rules): so in the last turn a
-    unit stays on each such city (`_holding`) or walks onto an empty one (`_spots`). (A German unit next to it
-    would also bar the way, OPERATIONAL MOVEMENT, but only while it stays there.) (Only in the last turn:
-    guarding them earlier cost more cities elsewhere than it kept, docs/selfplay.md.)"""
-    if sit.state.turn < sit.data.last_turn:
+    moves in its next movement step (OPERATIONAL MOVEMENT: 2 under move-then-attack, 1 under one-link-a-turn). In
+    the last turn a unit stays on each (`_holding`) or walks onto an empty one (`_spots`); a German unit next to it
+    would also bar the way, but only while it stays there. Not in earlier turns: guarding them then cost more
+    cities elsewhere than it kept (docs/selfplay.md)."""
+    if not _last_turn(sit):
         return set()
     reach = 2 if move_first(sit) else 1
     russians = {u.location for u in sit.on_map(SOVIET) if not sit.disrupted(u) and not u.flags.get("garrison")}
@@ -291,7 +296,7 @@ def _plan(sit: Situation) -> list[dict]:
     # a pocket cut off from the map edge starves by itself (SUPPLY and CONTROL: Disrupted, then eliminated): its
     # positions are not worth the forward step an attack costs, unless a city is in it
     left = {t for t in _frontier(sit, list(free.values())) if t in edge or sit.data.vp(t)}
-    last = sit.state.turn >= sit.data.last_turn
+    last = _last_turn(sit)
     if last:  # only the cities held at the end count (General Rules): take cities, and keep the ones held
         guarded = _retakable(sit)
         free = {uid: u for uid, u in free.items() if u.location not in guarded}
@@ -579,7 +584,7 @@ def _spots(sit: Situation, plans: list[dict]) -> dict[str, float]:
     for c in _retakable(sit):  # an empty German city the Russians could walk back into in the last turn
         if sit.occupied_by(c) != GERMAN:
             spots[c] = KEEP * sit.data.vp(c)
-    if sit.state.turn >= sit.data.last_turn:
+    if _last_turn(sit):
         return spots
     fields = _goals(sit)
     held = frozenset(p["target"] for p in plans)
@@ -620,7 +625,7 @@ def _bonus_moves(sit: Situation, plans: list[dict], attacking: set[str]) -> list
     load: dict[tuple[str, str], int] = {}
     keep = _holding(sit)
     kept: set[str] = set()
-    last = sit.state.turn >= sit.data.last_turn
+    last = _last_turn(sit)
     standing = held  # where German units will stand besides where they stand now
     out = []
     staying: dict[str, int] = {}
@@ -710,7 +715,7 @@ def _march(sit: Situation, u: Any) -> dict[str, int]:
     marches on Leningrad; the Rumanian-front wing of Army Group South on Odessa and then Sevastopol, the city
     that never gets replacements (RUSSIAN REPLACEMENTS), 6 links from its base, as 11. Armee did in 1941. No march
     in the last turn: a bonus link then only keeps what is held (`_spots`)."""
-    if sit.state.turn >= sit.data.last_turn:
+    if _last_turn(sit):
         return {}
     if _sector(sit, u) == "north":
         return _leningrad_march(sit)

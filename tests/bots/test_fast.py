@@ -314,8 +314,9 @@ def test_army_group_centre_borrows_the_luftflotte_whose_own_attack_is_worth_leas
 def test_in_the_last_turn_the_german_keeps_the_cities_he_holds():
     """General Rules: only the cities held at the end count. In the last turn a German unit stays on a city a
     Russian unit could walk back into (OPERATIONAL MOVEMENT: two links under move-then-attack), walks onto such a
-    city left empty, closes the ring round Leningrad without opening it elsewhere, and attacks only cities (seen in play: the panzerkorps marched off Sevastopol in December and
-    a Russian from the Caucasus box walked in, the game lost by that point)."""
+    city left empty, closes the ring round Leningrad without opening it elsewhere, and attacks only cities (seen in
+    play: the panzerkorps marched off Sevastopol in December and a Russian from the Caucasus box walked in, the game
+    lost by that point)."""
     state = _to("german-movement", 7)
     assert state.turn == load(game.scenario_of(state)).last_turn
     stay = _placed(state, {"ge-3pz": "Sevastopol", "ge-11a": "Perekop"}, {"Kerch": 1})
