@@ -205,6 +205,25 @@ def test_russian_attacks_refused_where_the_line_broke_from_off_map_and_by_garris
     assert codes(exc) == ["OFFBOARD_ATTACK"]
 
 
+def test_russian_units_may_not_enter_a_german_home_base(base):
+    """Normal Attack (Russian units may not attack German home bases) and REINFORCEMENTS (German units arrive on
+    them): a Russian unit may not walk into an empty base either, by its link or by its bonus link
+    (docs/rules/barbarossa-fast.md, Interpretations 14). Before, a random Russian walked Lutsk -> Brest-Litovsk ->
+    AGC Base with no German unit near, and the 40. PzKps then arrived on a base a Russian unit held."""
+    s1 = tokens_of(base, "strong", 1)[0]
+    st = at_phase(arrange(base, german={"ge-4a": "Smolensk"}, soviet={s1: "Brest-Litovsk"}), "russian-movement",
+                  "soviet")
+    with pytest.raises(OrdersRejected) as exc:
+        step(st, "soviet", [{"move": s1, "to": "AGC Base"}], secrets=())
+    assert codes(exc) == ["MOVE_HOME_BASE"]
+    far = at_phase(arrange(base, german={"ge-4a": "Smolensk"}, soviet={s1: "Lutsk"}), "russian-movement", "soviet")
+    with pytest.raises(OrdersRejected) as exc:
+        step(far, "soviet", [{"move": s1, "via": "Brest-Litovsk", "to": "AGC Base"}], secrets=())
+    assert codes(exc) == ["MOVE_HOME_BASE"]
+    moved = step(far, "soviet", [{"move": s1, "via": "Brest-Litovsk", "to": "Bialystok"}], secrets=())
+    assert next(u.location for u in moved.units if u.id == s1) == "Bialystok"
+
+
 def test_victory_counts_cities_leningrad_cut_off_and_the_bell_curve(base):
     st = arrange(base, german={"ge-16a": "Volkhov", "ge-18a": "Luga", "ge-41pz": "Narva"},
                  control={"Volkhov": "german", "Luga": "german", "Narva": "german", "Kiev": "german",

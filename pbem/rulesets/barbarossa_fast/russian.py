@@ -58,6 +58,9 @@ def move_problem(sit: Situation, u: Any, to: str) -> tuple[str, str, str] | None
         return "UNKNOWN_POSITION", "OPERATIONAL MOVEMENT", f"there is no position {to!r}"
     if not rail and not data.linked(u.location, to):
         return "NO_SUCH_LINK", "OPERATIONAL MOVEMENT", f"there is no link from {u.location} to {to}"
+    if data.kind(to) == "german-base":  # Interpretations 14: German reinforcements arrive there (REINFORCEMENTS)
+        return ("MOVE_HOME_BASE", "Normal Attack", f"Russian units may not attack the German home bases, nor enter "
+                f"{to} when it is empty (docs/rules/barbarossa-fast.md, Interpretations 14)")
     if sit.occupied_by(to) == GERMAN:
         return "MOVE_INTO_ENEMY", "OPERATIONAL MOVEMENT", f"German units hold {to}: attack it instead"
     if sit.owner(to) == GERMAN and (german_next_to(sit, u.location) or german_next_to(sit, to)):
