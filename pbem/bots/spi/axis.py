@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Callable
 
 from ...rulesets.spi_barbarossa.position import PUnit
-from . import encircle, offense, rear
+from . import encircle, offense, overrun, rear
 from .attacks import Ends, attack_order, plan_attacks, worth
 from .moves import best_destination, cheapest_to, cities, enter, move_order, passes_city, vp
 from .view import View
@@ -29,15 +29,18 @@ GARRISON_NEAR = 6  # a city we hold this near a Soviet unit keeps a unit in it (
 def plan(view: View, level: str) -> list[dict]:
     ends = Ends(view)
     moved: set[str] = set()
+    enters = _enter(view, ends, view.distances([u.loc for u in view.theirs() if not u.ct.support])) \
+        if view.first_phase else []
+    runs, overrunners = overrun.plan(view, ends, moved)  # before the rest: the moves after pass through the gaps
+    moved.update(overrunners)
     foes = [u for u in view.theirs() if not u.ct.support]
     near = view.distances([u.loc for u in foes])
     targets = set(cities(view, owner=view.foe))
-    enters = _enter(view, ends, near) if view.first_phase else []
     secure = rear.active(view)  # the Campaign Game's rear, once the front no longer needs every unit
     threats = rear.threat(view) if secure else {}
     if secure:
         rear.hold(view, ends, moved, threats)
-    attacks = _attacks(view, ends, moved, level) if view.first_phase else []
+    attacks = _attacks(view, ends, moved, level, also=overrunners) if view.first_phase else []
     moves = []
     for p in attacks:
         for u, h in p.attackers:
@@ -63,7 +66,7 @@ def plan(view: View, level: str) -> list[dict]:
     moves += _support(view, ends, moved, near)
     rails = [o for o in moves if "rail" in o]
     walks = [o for o in moves if "move" in o]
-    return enters + rails + walks + [attack_order(view, p) for p in attacks]
+    return enters + rails + runs + walks + [attack_order(view, p) for p in attacks]
 
 
 def _enter(view: View, ends: Ends, near: dict[int, int]) -> list[dict]:
@@ -71,8 +74,10 @@ def _enter(view: View, ends: Ends, near: dict[int, int]) -> list[dict]:
     return enter(view, ends, "west", lambda h: near.get(h, 999))
 
 
-def _attacks(view: View, ends: Ends, moved: set[str], level: str) -> list:
-    free = [u for u in view.mine() if not u.ct.support and u.id not in moved]
+def _attacks(view: View, ends: Ends, moved: set[str], level: str, also: list[str]) -> list:
+    """The attacks of this combat phase; `also` may attack though they moved (the overrunners, OVERRUN
+    procedure: from the hex they stand on, as their View reach allows no more)."""
+    free = [u for u in view.mine() if not u.ct.support and (u.id not in moved or u.id in also)]
     supplies = [s for s in view.pos.supply_units(view.side) if view.supplied(s)]
     air = [u for u in view.mine() if u.ct.cls == "air" and view.supplied(u)]
     return plan_attacks(view, free, supplies, air, ends, LEAST, WANT, len(supplies),
