@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ...rulesets.spi_barbarossa.common import terrain_multiplier
+from ...rulesets.spi_barbarossa.movement import OVERRUN_ODDS
 from ...rulesets.spi_barbarossa.position import PUnit
 from . import march, offense
 from .attacks import Ends, attack_order, plan_attacks
@@ -22,6 +24,8 @@ GARRISON = 2  # units a garrisoned city holds (STACKING: two Soviet units a hex)
 LEAST = Fraction(3)  # counterattacks at 3-1 or better
 OFFENSIVE = Fraction(2)  # ... and at 2-1 where worth it, in winter and from Zitadelle on, when the Soviet is the attacker
 OFFENSIVE_FROM = "1943-07"
+OVERRUN_REACH = 6  # hexes from a German motorized unit within which a lone weak stack may be overrun next turn
+# (a panzer army's 8 points, less the overrun's 3, OVERRUN (D), and a zone of control, ZOC (A))
 
 
 def plan(view: View, level: str) -> list[dict]:
@@ -60,7 +64,7 @@ def _defend(view: View, taken: dict[str, int]) -> list[dict]:
                     orders.append(move_order(view, u, h))
                 moved.add(u.id)
             moved.add(p.supply.id)
-    orders += _fill(view, ends, moved, slots, near, front)
+    orders += _fill(view, ends, moved, slots, near, front, raid)
     return orders + [attack_order(view, p) for p in attacks]
 
 
@@ -169,10 +173,12 @@ def _rail(view: View, ends: Ends, moved: set[str], near: dict[int, int], slots: 
 
 
 def _fill(view: View, ends: Ends, moved: set[str], slots: list[tuple[int, int, float]], near: dict[int, int],
-          front: dict[int, int]) -> list[dict]:
+          front: dict[int, int], raid: dict[int, int]) -> list[dict]:
     """Fill the slots, most wanted first, each with the units that reach it cheapest (those already there
-    stay); units left over fall back toward the nearest slot or city, never staying next to a German unit."""
+    stay); units left over fall back toward the nearest slot or city, never staying next to a German unit, and
+    neither they nor the supply units where a panzer army could overrun them (`_overrunnable`)."""
     out = []
+    strongest = max((x.ct.attack for x in view.theirs() if x.ct.motorized), default=0)
     free = [u for u in view.mine() if u.id not in moved and not u.ct.support]
     wanted = sorted(slots, key=lambda s: (-s[2], s[0]))
     assigned: dict[str, int] = {}
@@ -223,8 +229,9 @@ def _fill(view: View, ends: Ends, moved: set[str], slots: list[tuple[int, int, f
         if target is None:
             continue
 
-        def score(h: int, cost: int, g: int = target) -> float:
-            return -view.board.distance(h, g) - (20 if near.get(h, 999) <= 1 else 0) - (30 if _behind(view, h, front) else 0)
+        def score(h: int, cost: int, g: int = target, unit: PUnit = u) -> float:
+            return -view.board.distance(h, g) - (20 if near.get(h, 999) <= 1 else 0) - (30 if _behind(view, h, front) else 0) \
+                - (8 if _overrunnable(view, ends, unit, h, raid, strongest) else 0)
         dest = best_destination(view, u, ends, score)
         if dest is not None:
             out.append(move_order(view, u, dest))
@@ -237,11 +244,24 @@ def _fill(view: View, ends: Ends, moved: set[str], slots: list[tuple[int, int, f
         if target is None:
             continue
 
-        def sscore(h: int, cost: int, g: int = target) -> float:
-            return -abs(view.board.distance(h, g) - 2) - (50 if near.get(h, 999) <= 2 else 0)
+        def sscore(h: int, cost: int, g: int = target, unit: PUnit = u) -> float:
+            return -abs(view.board.distance(h, g) - 2) - (50 if near.get(h, 999) <= 2 else 0) \
+                - (8 if _overrunnable(view, ends, unit, h, raid, strongest) else 0)
         dest = best_destination(view, u, ends, sscore)
         if dest is not None:
             out.append(move_order(view, u, dest))
             ends.send(u, dest)
             moved.add(u.id)
     return out
+
+
+def _overrunnable(view: View, ends: Ends, u: PUnit, h: int, raid: dict[int, int], strongest: int) -> bool:
+    """Whether `u` ending its move in h, with the units that end there, would be a stack the strongest German
+    motorized unit overruns next turn: nine times its defence (rough terrain doubling it, OVERRUN (F)) within that
+    unit's attack, and in its reach. A supply unit alone (defence 1) or a tank corps (2-1-5) is; either stacked
+    with a rifle army is not."""
+    if raid.get(h, 999) > OVERRUN_REACH:
+        return False
+    there = [view.pos.units[uid] for uid, x in ends.at.items() if x == h and uid != u.id] + [u]
+    mult, _ = terrain_multiplier(view.pos, h, [])
+    return OVERRUN_ODDS * mult * sum(x.ct.defense for x in there) <= strongest
