@@ -338,3 +338,23 @@ def test_in_the_last_turn_the_german_keeps_the_cities_he_holds():
     assert violations(ring, "german", items) == []
     movers = {o["bonus"]: o["to"] for o in items if "bonus" in o}
     assert "Volkhov" in movers.values() and not {"ge-16a", "ge-18a"} & set(movers)  # Narva and Luga stay closed
+
+
+def test_rostov_is_worth_more_once_kharkov_is_german():
+    """Rostov, the city the German took least against random Russians, is pushed for once Kharkov, two links short
+    of it, is German (`ROSTOV_PUSH`): its worth as a target, and so the spots next to it that the bonus moves
+    walk toward (Stalino), rise by the push; with Kharkov Russian it counts its victory point only."""
+    from dataclasses import replace
+
+    from pbem.core.frozen import freeze
+
+    base = _placed(_to("german-movement", 5), {"ge-48pz": "Stalino", "ge-6a": "Dnepropetrovsk"},
+                   {"Rostov": 4})
+    worth, spot = {}, {}
+    for owner in ("soviet", "german"):
+        state = replace(base, control=freeze({**thaw(base.control), "Kharkov": owner, "Stalino": "german"}))
+        sit = _sit(state)
+        worth[owner] = fast._worth(sit, "Rostov", frozenset(), fast._goals(sit))
+        spot[owner] = fast._spots(sit, [])["Voroshilovgrad"]
+    assert worth["german"] - worth["soviet"] == fast.ROSTOV_PUSH > 0
+    assert spot["german"] - spot["soviet"] == fast.ROSTOV_PUSH
