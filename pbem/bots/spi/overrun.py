@@ -116,7 +116,7 @@ def _play(view: View, t: int, group: list[Approach], ends: Ends) -> None:
     for u, _ in group:
         view.pos.place(u, t)
         ends.send(u, t)
-    view.phase._ezoc = None
+    view.phase.enemy_units_changed()
     view.reaches.clear()
     for u, _ in group:
         view.reaches[u.id] = Reach({t: 0}, {})

@@ -60,6 +60,11 @@ class MovementPhase:
             self._ezoc = zoc_bits(self.pos, enemy(self.side))
         return self._ezoc
 
+    def enemy_units_changed(self) -> None:
+        """Enemy units left the position or are being overrun (treated as vacant, OVERRUN procedure): their zones
+        of control are worked out again when next asked for."""
+        self._ezoc = None
+
     def terrain_cost(self, u: PUnit, b: int) -> int | None:
         data = self.pos.data
         t = data.terrain[data.terrain_of[b]]
@@ -372,7 +377,7 @@ class MovementPhase:
                     place=target)
             return
         pos.vacate(target)
-        self._ezoc = None
+        self.enemy_units_changed()
         for u, path, cost in zip(units, paths, costs):
             self.arrive(o, [u], path, "move", cost)  # the cost includes OVERRUN (D)'s three points
         self.victims.append((target, [v.id for v in victims]))
