@@ -16,7 +16,7 @@ from ..core.errors import (EXIT_OK, MismatchError, OrdersRejected, PbemError, Pb
                           VerificationFailed)
 from ..core.files import check_targets, write_files
 from ..core.loading import dump_yaml, load_data, load_schema, schema_names, write_atomic
-from .entry import Interruptible
+from .entry import Interruptible, caused_by_interrupt
 
 
 def _emit_error(exc: PbemError, as_json: bool) -> None:
@@ -60,6 +60,8 @@ def run(fn: Callable[..., int | None]) -> Callable[..., None]:
                 _emit_error(exc, as_json)
                 sys.exit(exc.exit_code)
             except Exception as exc:  # noqa: BLE001 - the last line only: every known case is cured where it enters
+                if caused_by_interrupt(exc):  # a Ctrl-C that Python wrapped (pbem.cli.entry)
+                    raise KeyboardInterrupt from None
                 if os.environ.get("PBEM_DEBUG"):
                     raise
                 _emit_warnings(caught)
