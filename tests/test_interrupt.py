@@ -92,7 +92,6 @@ def test_ctrl_c_in_clicks_own_code_between_parsing_and_the_command_exits_130(mon
     assert len(calls) == 2 and ended.value.code == 130 and capsys.readouterr().err.endswith("\ninterrupted\n")
 
 
-
 # A Ctrl-C that Python itself turns into something else, made certain here by raising the KeyboardInterrupt where
 # the signal would land: while pbem.cli.main loads the rules (under pbem.cli.entry's guard), or in the command just
 # before `pbem show -` waits for its input (under the command's); run as a script of its own, with real signals.
