@@ -55,8 +55,10 @@ def _redeliver(previous: object) -> object:
         if isinstance(kind, type) and issubclass(kind, KeyboardInterrupt) and hasattr(_signal, "setitimer"):
             _signal.signal(_signal.SIGALRM, _raise_interrupt)
             _signal.setitimer(_signal.ITIMER_REAL, 0.001)
+            hook.armed = True  # type: ignore[attr-defined]
         else:
             previous(unraisable)  # type: ignore[operator]
+    hook.armed = False  # type: ignore[attr-defined]
     return hook
 
 
@@ -64,7 +66,7 @@ def main() -> None:
     """Load the commands under the guard, then run them (click's parsing and each command keep the same guard:
     pbem.cli.main's group)."""
     previous = sys.unraisablehook
-    sys.unraisablehook = _redeliver(previous)
+    hook = sys.unraisablehook = _redeliver(previous)
     try:
         with Interruptible():
             from .main import main as commands
@@ -72,3 +74,5 @@ def main() -> None:
             commands()
     finally:
         sys.unraisablehook = previous
+        if getattr(hook, "armed", False):  # one dropped as the command ended comes too late: it did its work
+            _signal.setitimer(_signal.ITIMER_REAL, 0)
