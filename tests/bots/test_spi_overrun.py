@@ -1,4 +1,4 @@
-"""The SPI Axis bot's overruns (issue 18 §1: "exploits breakthroughs and overruns"; pbem/bots/spi/overrun.py):
+"""The SPI bots' overruns (issue 18 §1: "exploits breakthroughs and overruns"; pbem/bots/spi/overrun.py):
 a panzer army with nine times a Soviet hex's defence moves onto it in the movement phase and destroys it with no
 attack supply (OVERRUN procedure, (A), (D)), and may still attack from that hex in the combat phase.
 
@@ -67,3 +67,28 @@ def test_the_soviet_keeps_his_supply_unit_out_of_an_overrun():
     assert codes(s, *orders) == []
     ends = _ends(s, orders)
     assert ends["ssup1"] == ends["r1"]
+
+
+def test_the_soviet_offensive_overruns_a_lone_corps_with_three_tank_armies():
+    """The Soviet on the offensive (the Berlin Game, 1944) overruns too (OVERRUN general rule, either player): three
+    6-5-5 tank armies, the most a Soviet stack holds from 1943 (STACKING), total 18, nine times a German infantry
+    corps's defence of 2 on clear ground (OVERRUN (F)). Placed next to a lone corps at 2718, they move onto it
+    (OVERRUN (D): from next to it, 1 + 3 points of their 5), the rules accept the file, and the corps is destroyed
+    at the phase's end. Before the offensive had overruns, the corps stayed."""
+    from dataclasses import replace
+
+    from pbem.core.state import Awaiting
+    from pbem.rulesets.spi_barbarossa.ruleset import PHASE_TEXT
+
+    s = game.new_game("spi-barbarossa/berlin-1944", game_id="g-ov", seed="ov", setup="historical")
+    corps = sorted(u.id for u in s.units if u.type == "de-inf-corps" and u.status == "active")[0]
+    place = {corps: "2718", "sta01": "2617", "sta03": "2717"}  # sta02 stands at 2618 already
+    assert {u.id: u.location for u in s.units}["sta02"] == "2618"
+    s = s.evolve(units=tuple(replace(u, location=place.get(u.id, u.location)) for u in s.units),
+                 awaiting=Awaiting("soviet", "orders", PHASE_TEXT["movement-combat"]))
+    orders = spi.orders(s, "soviet", None)
+    assert _overruns(orders) == [{"overrun": "2718", "paths": {"sta01": ["2718"], "sta02": ["2718"],
+                                                                "sta03": ["2718"]}}]
+    out = game.adjudicate(s, [orders_for(s, *orders)])
+    assert [(e["units"], e["cause"]) for e in kinds(out, "eliminated")] == [([corps], "overrun")]
+    assert status(out.state, corps) == "eliminated"

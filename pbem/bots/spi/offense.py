@@ -1,6 +1,10 @@
 """The Soviet offensive (the Zitadelle and Berlin Games, and the Campaign Game from July 1943): the side that must
 retake cities to win (victory: the city points the Axis still controls at the end) cannot stand on a line.
 
+In each movement phase he first overruns what his motorized units can (OVERRUN, either player; `overrun.py`, as the
+Axis does): from 1943 a stack holds three units, and three 6-5-5 tank armies have nine times a lone corps's defence
+of 2 in the open. The overrunners move no further and, here, join no attack.
+
 Each first movement phase a supply unit is walked to where its three hexes of attack supply (SUPPLY (G)) reach the
 most German hexes worth attacking, the stacks are massed next to those hexes (three units a hex, STACKING), and the
 attacks are planned with the ruleset's own odds and results table (attacks.py). A hex next to a German unit is in
@@ -21,7 +25,7 @@ from ...board.bits import has, places_of
 from ...rulesets.spi_barbarossa.position import PUnit
 from ...rulesets.spi_barbarossa.supply import attack_supply_bits
 from . import attacks as planner
-from . import march
+from . import march, overrun
 from .attacks import Ends, Plan, attack_order
 from .moves import best_destination, cities, enter, move_order, passes_city, vp
 from .view import View
@@ -57,6 +61,8 @@ def plan(view: View, level: str, taken: dict[str, int] | None = None) -> list[di
     ends = Ends(view)
     moved: set[str] = set()
     march.reserve(view, ends, moved, taken or {})
+    runs, overrunners = overrun.plan(view, ends, moved)  # first, as the Axis does: the moves after pass the gaps
+    moved.update(overrunners)
     axis = [u for u in view.theirs() if not u.ct.support]
     near = view.distances([u.loc for u in axis])
     targets = set(cities(view, owner=view.foe))
@@ -65,6 +71,8 @@ def plan(view: View, level: str, taken: dict[str, int] | None = None) -> list[di
     if view.first_phase:
         orders += enter(view, ends, "east", lambda h: _to_goals(view, h, targets, near))
         orders += _rail(view, ends, moved, near, targets)
+    orders += runs
+    if view.first_phase:
         moves, attacks = _attacks(view, ends, moved, near)
         orders += moves
     orders += _holders(view, ends, near, moved)
