@@ -1,0 +1,166 @@
+"""Does playing ahead choose the Barbarossa Fast German's plan (SETUP(S)) better than always the Historical one?
+An experiment for docs/selfplay.md (issue 18: the German against the random Russian), never part of `make test`:
+
+    .venv/bin/python bench/fast_plan_ahead.py [GAMES] [SEED] [SAMPLES]
+
+For each game (the random-legal Russian's draw and deployment, seeds SEED-0 ...) it scores each candidate plan by
+playing the whole game ahead SAMPLES times from the German set-up step, himself as the level-2 bot, against a model
+of the Russian (the rulebook's solitaire Russian, and the random one), on *sampled* hidden units (`determinize`:
+each face-down Russian counter takes one of the identities not yet accounted for, by a keyed shuffle, and the
+sample's own key stands in for the Russian secret, so the ruleset's adjudication, replacements and victory run
+unchanged). Then it plays each plan once on the true hidden units against the random Russian, and counts how
+often the plan the look-ahead prefers is the one that wins where the two plans' results differ.
+Everything is keyed by the state and the sample number (never `random`).
+"""
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Callable, Mapping
+
+from pbem.core import game
+from pbem.core.dice import Dice
+from pbem.core.frozen import freeze, thaw
+from pbem.core.hidden import Keyring, commit_of, key_of, salt_of, seal, shuffled
+from pbem.core.orders import OrdersFile
+from pbem.core.state import GameState
+from pbem.rulesets.barbarossa_fast.data import GERMAN, SOVIET, Data, load
+from pbem.rulesets.barbarossa_fast.setup import identities
+
+Russian = Callable[[GameState, Data, Keyring, str], list[dict]]
+CANDIDATES = ("historical", "schultz")  # the plans weighed (Marcks loses North a panzerkorps, and with it
+# Leningrad; the free set-up costs a point: docs/selfplay.md)
+SAMPLES = 3  # games played ahead per plan
+MAX_STEPS = 80  # a Fast game is 3 set-up steps and 4 a turn for 7 turns
+
+
+def plan_scores(state: GameState, samples: int = SAMPLES, russian: Russian | None = None) -> dict[str, float]:
+    """Mean victory margin of each candidate plan over the same `samples` sampled games (common samples, so
+    the plans are compared on the same hidden Russians); empty when the hidden units cannot be sampled."""
+    data = load(game.scenario_of(state))
+    out: dict[str, float] = {}
+    for plan in CANDIDATES:
+        margins = []
+        for k in range(samples):
+            seed = _sample_seed(state, k)
+            sampled = determinize(state, data, seed)
+            if sampled is None:
+                return {}
+            res = play_ahead(sampled, data, seed, plan, russian or solitaire_russian)
+            margins.append(float(res.get("axis_points", 0)) - float(res.get("needed", 0)))
+        out[plan] = sum(margins) / len(margins)
+    return out
+
+
+def _sample_seed(state: GameState, k: int) -> str:
+    """The sample's Russian secret: 64 hex digits keyed by the state and the sample's number."""
+    return hashlib.sha256(f"pbem-fast-ahead|{state.hash()}|{k}".encode()).hexdigest()
+
+
+def determinize(state: GameState, data: Data, seed: str) -> GameState | None:
+    """The state with the Russian register re-made under `seed`: tokens already opened keep their identity,
+    every other token takes one of the identities unaccounted for, by a keyed shuffle. None when the counters
+    do not add up (a rigid selection, whose groups are tokens too) or nothing is hidden."""
+    if "rigid-selection" in state.options or not state.hidden or SOVIET not in state.hidden:
+        return None
+    reg = thaw(state.hidden)[SOVIET]
+    tokens = sorted(reg["tokens"], key=lambda t: (len(t), t))
+    opened = {t: o["identity"] for t, o in (reg.get("opened") or {}).items()}
+    gone = {u.id for u in state.units if u.side == SOVIET and u.status == "eliminated"}
+    held = [opened[t] for t in tokens if t in opened and t not in gone]  # face up and still in play
+    unknown = [t for t in tokens if t not in opened]
+    strong, weak = identities(data)
+    left = list(strong + weak)
+    for identity in held + list(state.extras.get("returned", [])):
+        if identity not in left:
+            return None
+        left.remove(identity)
+    if len(left) != len(unknown):
+        return None
+    drawn = dict(zip(unknown, shuffled(left, seed, state.game, "ahead"), strict=True))
+    ident = {t: opened.get(t) or drawn[t] for t in tokens}
+    new_reg = {"key": key_of(seed), "next": reg["next"],
+               "tokens": {t: {"commit": commit_of(salt_of(seed, state.game, t), ident[t]),
+                              "sealed": seal(seed, state.game, t, ident[t])} for t in tokens},
+               "opened": {t: {"identity": opened[t], "salt": salt_of(seed, state.game, t)} for t in opened}}
+    hidden = thaw(state.hidden)
+    hidden[SOVIET] = new_reg
+    return state.evolve(hidden=freeze(hidden))
+
+
+def solitaire_russian(state: GameState, data: Data, keys: Keyring, seed: str) -> list[dict]:
+    from pbem.rulesets.barbarossa_fast.solitaire import bot_orders
+
+    return bot_orders(state, data, keys)
+
+
+def random_russian(state: GameState, data: Data, keys: Keyring, seed: str) -> list[dict]:
+    from pbem.bots.random_legal import orders
+
+    return orders(state, SOVIET, {"side": SOVIET, "seed": seed})
+
+
+def play_ahead(state: GameState, data: Data, seed: str, plan: str, russian: Russian) -> Mapping[str, Any]:
+    """Play a sampled game to its end by the ruleset's own steps (the German at level 2 with this plan); its
+    result ({} if it does not end)."""
+    from pbem.bots.fast import orders as german
+
+    ruleset = game.ruleset_of(state)
+    for _ in range(MAX_STEPS):
+        if state.over:
+            return thaw(state.result) or {}
+        keys = Keyring(thaw(state.hidden), state.game, seeds={SOVIET: seed})
+        side = state.awaiting.side
+        if side == GERMAN:
+            items = [{"plan": plan}] if state.phase == "german-setup" else german(state, GERMAN, None)
+        else:
+            items = russian(state, data, keys, seed)
+        files = [OrdersFile(state.game, side, state.step, state.hash(), tuple(freeze(x) for x in items),
+                            state.answers.get(side, freeze({})))]
+        dice = Dice(hashlib.sha256(f"pbem-fast-ahead|{seed}|{state.step}".encode()).digest())
+        nxt, _, violations = ruleset.play(state, files, dice, frozenset(), keys)
+        if nxt is None or violations:
+            return {}
+        state = nxt.evolve(step=state.step + 1)
+    return {}
+
+
+def one(args: tuple[str, int]) -> dict:
+    """One game: the plans' look-ahead scores under both Russian models, and each plan played on the true units."""
+    from pbem.bots import orders_file
+    from pbem.selfplay import Game, start
+
+    seed, samples = args
+    job = Game("barbarossa-fast/june-1941", seed, 400, (), ("soviet=random",))
+    state, secrets = start(job)
+    while state.phase != "german-setup":
+        sides = game.ruleset_of(state).submitters(state)
+        files = [orders_file(state, s, secrets.get(s), job.level_of(s)) for s in sides]
+        state = game.adjudicate(state, files, secrets=[secrets[s] for s in secrets if s not in sides]).state
+    data = load(game.scenario_of(state))
+    true = {p: play_ahead(state, data, secrets[SOVIET]["seed"], p, random_russian) for p in CANDIDATES}
+    return {"seed": seed, "solitaire": plan_scores(state, samples, solitaire_russian),
+            "random": plan_scores(state, samples, random_russian),
+            "won": {p: r.get("winner") == GERMAN for p, r in true.items()}}
+
+
+def main() -> None:
+    import sys
+    from concurrent.futures import ProcessPoolExecutor
+
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 20
+    prefix = sys.argv[2] if len(sys.argv) > 2 else "ahead"
+    samples = int(sys.argv[3]) if len(sys.argv) > 3 else SAMPLES
+    with ProcessPoolExecutor(2) as pool:
+        rows = list(pool.map(one, [(f"{prefix}-{i}", samples) for i in range(games)]))
+    print(f"{games} games; wins by plan on the true units: "
+          + ", ".join(f"{p} {sum(r['won'][p] for r in rows)}" for p in CANDIDATES))
+    split = [r for r in rows if len(set(r["won"].values())) > 1]
+    for model in ("solitaire", "random"):
+        picks = [max(CANDIDATES, key=lambda p, r=r: (r[model][p], p == CANDIDATES[0])) for r in rows]
+        right = sum(1 for r, p in zip(rows, picks) if r in split and r["won"][p])
+        print(f"look-ahead against the {model} Russian: {sum(r['won'][p] for r, p in zip(rows, picks))} wins; "
+              f"of the {len(split)} games the plan decides, the right plan in {right}")
+
+
+if __name__ == "__main__":
+    main()
