@@ -147,3 +147,25 @@ def test_both_bots_play_the_later_games_and_the_soviet_attacks_from_zitadelle_on
                 assert _ratio(c["odds"]) >= spi_axis.LEAST
         state = nxt
     assert state.date > game.new_game(scenario, game_id="bots-later", seed="later", setup="historical").date
+
+
+def test_the_zitadelle_set_up_holds_leningrad_and_its_garrison_lives():
+    """The Zitadelle Game's reconstructed set-up (tools/build_setup_later.py): the Leningrad Front held the city in
+    July 1943, and the game's line still rings it, so a rifle army and a supply unit start in it (a Soviet unit is
+    in general supply tracing to a supply unit, SUPPLY). Before, it started empty next to three Axis units: the
+    Axis bot walked in on its first move, and a garrison without the supply unit was eliminated after one
+    player-turn (SUPPLY (A)). Now, after a whole game-turn bot against bot, Leningrad is still Soviet and its
+    garrison alive."""
+    state = game.new_game("spi-barbarossa/zitadelle-1943", game_id="bots-later", seed="later", setup="historical")
+    from pbem.rulesets.spi_barbarossa import data as spidata
+
+    rs = game.ruleset_of(state)
+    d = spidata.load(game.scenario_of(state))
+    leningrad = d.board.ids[d.city_hex["Leningrad"]]
+    start = sorted((u.type, u.id) for u in state.units if u.location == leningrad and u.status == "active")
+    assert [t for t, _ in start] == ["su-inf-army", "su-supply"]
+    garrison = start[0][1]
+    for _ in range(4):  # the Axis player-turn and the Soviet one, two steps each
+        state = selfplay._step(state, lambda side: "2", {})
+        assert rs.victory_places(state)["Leningrad"] == "soviet"
+    assert {u.id: u.status for u in state.units}[garrison] == "active"

@@ -3,7 +3,7 @@
 Run from the repo root: `python scenarios/spi-barbarossa/tools/build_setup_later.py`. Deterministic.
 The printed set-ups are not in our copy, so units are placed by rule and history, as build_setup.py does for
 1941: each side first covers its whole front (Initial Deployment: the Soviets with infantry) with the fewest
-units, north to south, the armies of the historical schwerpunkte go opposite their objectives (named by the
+units, north to south (the Soviets first garrison the front cities they held, `soviet_garrison`), the armies of the historical schwerpunkte go opposite their objectives (named by the
 nearest map city), and the rest stand behind the front at the cities of each sector. Units a what-if adds or
 takes away never cover the front, so every option leaves it covered; they are placed under `variants`. The
 result is checked with pbem's own set-up rules for every option before it is written.
@@ -60,7 +60,12 @@ GAMES: dict[str, dict[str, Any]] = {
         "axis_support": {"sup-1": "Orel", "sup-2": "Kharkov", "sup-3": "Stalino", "sup-4": "Smolensk", "lf4": "Kharkov"},
         "variants": {"first-panzer-trapped": {}, "sixth-army-withdrew": {"a6-out": "Stalino"}},
         "reserve": {"pzgr1": "Stalino"},  # the unit What-if 13 takes away stands in reserve, off the front
-        "soviet_support": {"ss01": "Kursk", "ss02": "Voronezh", "ss03": "Moscow", "ss04": "Rostov"},
+        # The Leningrad Front's armies held the city through the siege (eased January 1943, lifted January 1944).
+        # The cover alone left it empty next to three Axis units, and the Axis walked in on the first move of every
+        # game (docs/selfplay.md, 2026-11-27); the line (fronts.yaml) still rings it, so, as in 1942, a supply unit
+        # there is its garrison's general supply (SUPPLY: a Soviet unit traces to the east edge or a supply unit)
+        "soviet_support": {"ss01": "Kursk", "ss02": "Voronezh", "ss03": "Moscow", "ss04": "Leningrad"},
+        "soviet_garrison": ["Leningrad"],
         "soviet_armour": ["Kursk", "Voronezh", "Kursk", "Tula", "Voroshilovgrad", "Moscow"],
         "soviet_rear": ["Kursk", "Voronezh", "Moscow", "Tula", "Kalinin", "Rostov", "Voroshilovgrad", "Leningrad",
                         "Kalinin", "Yaroslavl"],
@@ -134,6 +139,8 @@ def build(year: str, cfg: dict[str, Any]) -> dict[str, Any]:
         put(pos.units[uid], near(city, pos.units[uid], anywhere))
     sov_front = front_hexes(pos, "soviet", state.options)
     infantry = [u for u in sov if u.ct.infantry]
+    for city in cfg.get("soviet_garrison", ()):  # a front city history held, which the cover would leave empty
+        put(infantry.pop(0), d.city_hex[city])
     cover("soviet", infantry, sov_front)
     for i, u in enumerate(infantry):
         put(u, near(cfg["soviet_rear"][i % len(cfg["soviet_rear"])], u, lambda h: h not in sov_front))
