@@ -156,9 +156,9 @@ def test_the_zitadelle_set_up_holds_leningrad_and_its_garrison_lives():
     Axis bot walked in on its first move, and a garrison without the supply unit was eliminated after one
     player-turn (SUPPLY (A)). Now, after a whole game-turn bot against bot, Leningrad is still Soviet and its
     garrison alive."""
-    state = game.new_game("spi-barbarossa/zitadelle-1943", game_id="bots-later", seed="later", setup="historical")
     from pbem.rulesets.spi_barbarossa import data as spidata
 
+    state = game.new_game("spi-barbarossa/zitadelle-1943", game_id="bots-later", seed="later", setup="historical")
     rs = game.ruleset_of(state)
     d = spidata.load(game.scenario_of(state))
     leningrad = d.board.ids[d.city_hex["Leningrad"]]

@@ -71,7 +71,7 @@ def plan(view: View, level: str, taken: dict[str, int] | None = None) -> list[di
     if view.first_phase:
         orders += enter(view, ends, "east", lambda h: _to_goals(view, h, targets, near))
         orders += _rail(view, ends, moved, near, targets)
-    orders += runs
+    orders += runs  # after the rail moves (MOVEMENT (M)), before the moves that pass through the gaps
     if view.first_phase:
         moves, attacks = _attacks(view, ends, moved, near)
         orders += moves

@@ -3,8 +3,9 @@
 Run from the repo root: `python scenarios/spi-barbarossa/tools/build_setup_later.py`. Deterministic.
 The printed set-ups are not in our copy, so units are placed by rule and history, as build_setup.py does for
 1941: each side first covers its whole front (Initial Deployment: the Soviets with infantry) with the fewest
-units, north to south (the Soviets first garrison the front cities they held, `soviet_garrison`), the armies of the historical schwerpunkte go opposite their objectives (named by the
-nearest map city), and the rest stand behind the front at the cities of each sector. Units a what-if adds or
+units, north to south (the Soviets first garrison the front cities they held, `soviet_garrison`), the armies of
+the historical schwerpunkte go opposite their objectives (named by the nearest map city), and the rest stand
+behind the front at the cities of each sector. Units a what-if adds or
 takes away never cover the front, so every option leaves it covered; they are placed under `variants`. The
 result is checked with pbem's own set-up rules for every option before it is written.
 """
