@@ -33,6 +33,7 @@ the German plays for the victory points (General Rules: the cities he holds at t
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ..core import game
@@ -47,20 +48,53 @@ from .legal import keep_legal
 
 
 def orders(state: GameState, side: str, secret: Mapping[str, Any] | None, level: str = "2") -> list[dict]:
-    data = load(game.scenario_of(state))
     if side == SOVIET:
         from ..rulesets.barbarossa_fast.solitaire import bot_orders
 
         seeds = {SOVIET: secret["seed"]} if secret else {}
-        return bot_orders(state, data, Keyring(thaw(state.hidden), state.game, seeds=seeds))
+        return bot_orders(state, load(game.scenario_of(state)), Keyring(thaw(state.hidden), state.game, seeds=seeds))
     if state.phase == "german-setup":
         return [{"plan": PLAN}]
-    sit = Situation(state, data, Keyring(thaw(state.hidden), state.game), "bot")
+    return german(state, Style())
+
+
+GAMBLE = 3  # the most face-down defenders an attack is risked on in the hope that they are Weak
+CROWDED = 3  # defenders of its city beyond which a march stops (its wing alone cannot storm them)
+
+
+@dataclass(frozen=True)
+class Style:
+    """The German's temper: the knobs a look-ahead turns between the ways of playing it weighs
+    (`bench/fast_ahead.py`, docs/selfplay.md). The defaults are the bot's own play."""
+    gamble: int = GAMBLE
+    crowded: int = CROWDED
+    focus: str | None = None  # a Russian victory city worth `FOCUS` more: its attacks first, the bonus moves to it
+    wake: bool = False  # armies may stand next to Moscow though that brings the Siberian Reserve (`_wakes_siberians`)
+    rings: bool = True  # positions are worth what they add to the rings round the Russian cities (`_ring`)
+    guard: bool = True  # in the last turn a unit stays on each German city the Russians could retake (`_retakable`)
+
+
+FOCUS = 60.0  # a focus city's worth on top of its points (two points' worth: above any ring)
+
+
+def german(state: GameState, style: Style) -> list[dict]:
+    """The German's orders for a movement or attack step, played in this style."""
+    sit = styled(Situation(state, load(game.scenario_of(state)), Keyring(thaw(state.hidden), state.game), "bot"), style)
     if state.phase == "german-movement":
-        return keep_legal(state, side, _movement(sit))
+        return keep_legal(state, GERMAN, _movement(sit))
     if state.phase == "german-attacks":
-        return keep_legal(state, side, _attacks(sit))
+        return keep_legal(state, GERMAN, _attacks(sit))
     return []
+
+
+def styled(sit: Situation, style: Style) -> Situation:
+    """The situation, to be planned in this style (kept beside the bot's other notes on it)."""
+    sit.__dict__["_bot_style"] = style
+    return sit
+
+
+def _style(sit: Situation) -> Style:
+    return sit.__dict__.get("_bot_style") or Style()
 
 
 PLAN = "historical"  # SETUP(S): the German's own choice of plan (the rules' odds are for players who cannot agree)
@@ -141,8 +175,11 @@ def _worth(sit: Situation, t: str, held: frozenset[str], fields: dict[str, dict[
     value = 30.0 * sit.data.vp(t) if sit.owner(t) != GERMAN else 0.0
     if t == ROSTOV and value and sit.owner(KHARKOV) == GERMAN:
         value += ROSTOV_PUSH
+    if t == _style(sit).focus and value:
+        value += FOCUS
     here = (fields.get(sit.data.sector(t) or "center") or {}).get(t, 9)
-    return value + _ring(sit, t, held) + 3 * max(0, 6 - here) + len(sit.at(t, SOVIET))
+    ring = _ring(sit, t, held) if _style(sit).rings else 0.0
+    return value + ring + 3 * max(0, 6 - here) + len(sit.at(t, SOVIET))
 
 
 ROSTOV, KHARKOV = "Rostov", "Kharkov"
@@ -225,7 +262,7 @@ def _retakable(sit: Situation) -> set[str]:
     the last turn a unit stays on each (`_holding`) or walks onto an empty one (`_spots`); a German unit next to it
     would also bar the way, but only while it stays there. Not in earlier turns: guarding them then cost more
     cities elsewhere than it kept (docs/selfplay.md)."""
-    if not _last_turn(sit):
+    if not _last_turn(sit) or not _style(sit).guard:
         return set()
     reach = 2 if move_first(sit) else 1
     russians = {u.location for u in sit.on_map(SOVIET) if not sit.disrupted(u) and not u.flags.get("garrison")}
@@ -264,7 +301,6 @@ def _holding(sit: Situation) -> set[str]:
 
 
 BIG_STACK = 6  # defenders beyond which an attack is weighed only when it kills them all whatever they do
-GAMBLE = 3  # the most face-down defenders an attack is risked on in the hope that they are Weak
 STORM = 4  # the most defenders of a city still fed from the map edge worth gathering for an assault
 
 
@@ -414,12 +450,13 @@ def _attack(sit: Situation, t: str, free: dict, bad_weather: bool, fields: dict,
     # a failed German attack costs little (Disrupted units recover at the end of the step, GAME-TURN SEQUENCE 5):
     # it goes in with everything if the face-down defenders may be Weak
     sure = bool(group) and takes(sit, t, group)
-    gamble = len(sit.at(t, SOVIET)) <= GAMBLE  # a big garrison is not all Weak (the cities get Strong units first)
+    # a big garrison is not all Weak (the cities get Strong units first)
+    gamble = len(sit.at(t, SOVIET)) <= _style(sit).gamble
     if any(_march(sit, sit.units[uid]) for uid in group):
         gamble = len(sit.at(t, SOVIET)) <= BIG_STACK  # a march on a far city has no turn to lose
     if not group or not (sure or (gamble and takes(sit, t, group, assume="weak"))):
         return None
-    if sure and len(sit.at(t, SOVIET)) <= GAMBLE:  # (the battle of a big stack is costly to weigh again and again)
+    if sure and len(sit.at(t, SOVIET)) <= _style(sit).gamble:  # (a big stack's battle is costly to weigh again)
         for uid in sorted(group, key=lambda x: (sit.units[x].type != PANZER, x)):
             if sit.units[uid].type == PANZER and len(group) > 1:
                 trial = {k: v for k, v in group.items() if k != uid}
@@ -456,8 +493,8 @@ def _wakes_siberians(sit: Situation, u: Any, place: str) -> bool:
     """Whether u ending its turn on `place` brings the Siberian Reserve onto Moscow (Russian Siberian Reserve
     Reinforcements: a German army next to Moscow activates them; otherwise they come only in December): four
     face-up units, 9 hits more to kill, on the city a storm must take. Panzerkorps may stand there."""
-    return (u.type == ARMY and sit.extras.get("siberians", "reserve") == "reserve" and sit.owner(MOSCOW) != GERMAN
-            and sit.data.linked(place, MOSCOW))
+    return (u.type == ARMY and not _style(sit).wake and sit.extras.get("siberians", "reserve") == "reserve"
+            and sit.owner(MOSCOW) != GERMAN and sit.data.linked(place, MOSCOW))
 
 
 def _moves(sit: Situation, u: Any) -> dict[str, str | None]:
@@ -714,7 +751,6 @@ def _bonus_moves(sit: Situation, plans: list[dict], attacking: set[str]) -> list
     return out
 
 
-CROWDED = 3  # defenders of its city beyond which a march stops (its wing alone cannot storm them)
 CRIMEA = ("ge-11a", "ge-3pz")  # Army Group South's Rumanian-front wing: Odessa, then the Crimea (SEVASTOPOL)
 SEVASTOPOL, ODESSA = "Sevastopol", "Odessa"
 
@@ -744,7 +780,7 @@ def _city_march(sit: Situation, city: str) -> dict[str, int]:
 def _stacked(sit: Situation, city: str) -> bool:
     """A city its marching wing alone cannot storm, or a Russian who stacks his cities (the solitaire Russian's
     garrisons): the wing then plays as the others do."""
-    return len(sit.at(city, SOVIET)) > CROWDED or any(
+    return len(sit.at(city, SOVIET)) > _style(sit).crowded or any(
         len(sit.at(c, SOVIET)) > STORM for c in _russian_cities(sit) if c != MOSCOW)
 
 
@@ -825,7 +861,7 @@ def _attacks(sit: Situation) -> list[dict]:
             item["advance"] = sorted(uid for uid in group if uid not in stay)
         if blitz and panzers:
             onward = [n for n in sorted(sit.data.links(t)) if _enemy(sit, n) and n not in held
-                      and len(sit.at(n, SOVIET)) <= GAMBLE
+                      and len(sit.at(n, SOVIET)) <= _style(sit).gamble
                       and takes(sit, n, {x: t for x in panzers}, blitz=True, assume="weak")]  # where it may take
             if onward:
                 best = max(onward, key=lambda n: (_worth(sit, n, held | {t}, p["fields"]), n))

@@ -358,3 +358,34 @@ def test_rostov_is_worth_more_once_kharkov_is_german():
         spot[owner] = fast._spots(sit, [])["Voroshilovgrad"]
     assert worth["german"] - worth["soviet"] == fast.ROSTOV_PUSH > 0
     assert spot["german"] - spot["soviet"] == fast.ROSTOV_PUSH
+
+
+def test_the_german_style_turns_only_the_knob_it_names():
+    """`fast.Style`, the knobs a look-ahead may turn (bench/fast_ahead.py): the defaults are the bot's own play;
+    a bolder gamble storms four face-down defenders in the hope that they are Weak (where the bot only wears them
+    down, `_grinds`); a focus city is worth `FOCUS` more; without the rings a ring position is worth only its way
+    forward; `wake` lets an army stand next to Moscow (the Siberian Reserve, `_wakes_siberians`); without `guard`
+    no city is held back in the last turn (`_retakable`)."""
+    state = _placed(_to("german-movement", 2), {"ge-4a": "Minsk", "ge-9a": "Vitebsk", "ge-24pz": "Minsk",
+                                               "ge-46pz": "Vitebsk", "ge-47pz": "Minsk"}, {"Smolensk": 4})
+    assert fast.german(state, fast.Style()) == fast.orders(state, "german", None)
+    own = {p["target"]: p for p in fast._plan(_sit(state))}
+    bold = {p["target"]: p for p in fast._plan(fast.styled(_sit(state), fast.Style(gamble=4, crowded=4)))}
+    assert own["Smolensk"]["worth"] == 0.0 < bold["Smolensk"]["worth"]  # worn down, or stormed
+    assert fast.takes(_sit(state), "Smolensk", bold["Smolensk"]["with"], assume="weak")
+    fields = fast._goals(_sit(state))
+    focused = fast.styled(_sit(state), fast.Style(focus="Smolensk"))
+    worth = fast._worth(_sit(state), "Smolensk", frozenset(), fields)
+    assert fast._worth(focused, "Smolensk", frozenset(), fields) == worth + fast.FOCUS
+    assert fast._worth(focused, "Kiev", frozenset(), fields) == fast._worth(_sit(state), "Kiev", frozenset(), fields)
+    ringed = _placed(state, {"ge-6a": "Gomel", "ge-17a": "Zhitomir", "ge-11a": "Uman"}, {"Kiev": 6})
+    flat = fast.styled(_sit(ringed), fast.Style(rings=False))
+    assert fast._ring(_sit(ringed), "Poltava", frozenset()) > 0
+    drop = fast._worth(_sit(ringed), "Poltava", frozenset(), fields) - fast._worth(flat, "Poltava", frozenset(), fields)
+    assert drop == fast._ring(_sit(ringed), "Poltava", frozenset())
+    moscow = _placed(state, {"ge-9a": "Vyazma", "ge-47pz": "Vyazma"}, {"Kalinin": 0, **THIN})
+    assert "Kalinin" not in fast._moves(_sit(moscow), moscow.unit("ge-9a"))
+    assert "Kalinin" in fast._moves(fast.styled(_sit(moscow), fast.Style(wake=True)), moscow.unit("ge-9a"))
+    last = _placed(_to("german-movement", 7), {"ge-3pz": "Sevastopol", "ge-11a": "Perekop"}, {"Kerch": 1})
+    assert "Sevastopol" in fast._retakable(_sit(last))
+    assert fast._retakable(fast.styled(_sit(last), fast.Style(guard=False))) == set()
