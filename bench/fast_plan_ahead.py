@@ -14,23 +14,15 @@ Everything is keyed by the state and the sample number (never `random`).
 """
 from __future__ import annotations
 
-import hashlib
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
+from fast_ahead import Russian, determinize, play_out, random_russian, sample_seed, solitaire_russian
 from pbem.core import game
-from pbem.core.dice import Dice
-from pbem.core.frozen import freeze, thaw
-from pbem.core.hidden import Keyring, commit_of, key_of, salt_of, seal, shuffled
-from pbem.core.orders import OrdersFile
 from pbem.core.state import GameState
 from pbem.rulesets.barbarossa_fast.data import GERMAN, SOVIET, Data, load
-from pbem.rulesets.barbarossa_fast.setup import identities
-
-Russian = Callable[[GameState, Data, Keyring, str], list[dict]]
 CANDIDATES = ("historical", "schultz")  # the plans weighed (Marcks loses North a panzerkorps, and with it
 # Leningrad; the free set-up costs a point: docs/selfplay.md)
 SAMPLES = 3  # games played ahead per plan
-MAX_STEPS = 80  # a Fast game is 3 set-up steps and 4 a turn for 7 turns
 
 
 def plan_scores(state: GameState, samples: int = SAMPLES, russian: Russian | None = None) -> dict[str, float]:
@@ -41,7 +33,7 @@ def plan_scores(state: GameState, samples: int = SAMPLES, russian: Russian | Non
     for plan in CANDIDATES:
         margins = []
         for k in range(samples):
-            seed = _sample_seed(state, k)
+            seed = sample_seed(state, k)
             sampled = determinize(state, data, seed)
             if sampled is None:
                 return {}
@@ -51,77 +43,11 @@ def plan_scores(state: GameState, samples: int = SAMPLES, russian: Russian | Non
     return out
 
 
-def _sample_seed(state: GameState, k: int) -> str:
-    """The sample's Russian secret: 64 hex digits keyed by the state and the sample's number."""
-    return hashlib.sha256(f"pbem-fast-ahead|{state.hash()}|{k}".encode()).hexdigest()
-
-
-def determinize(state: GameState, data: Data, seed: str) -> GameState | None:
-    """The state with the Russian register re-made under `seed`: tokens already opened keep their identity,
-    every other token takes one of the identities unaccounted for, by a keyed shuffle. None when the counters
-    do not add up (a rigid selection, whose groups are tokens too) or nothing is hidden."""
-    if "rigid-selection" in state.options or not state.hidden or SOVIET not in state.hidden:
-        return None
-    reg = thaw(state.hidden)[SOVIET]
-    tokens = sorted(reg["tokens"], key=lambda t: (len(t), t))
-    opened = {t: o["identity"] for t, o in (reg.get("opened") or {}).items()}
-    gone = {u.id for u in state.units if u.side == SOVIET and u.status == "eliminated"}
-    held = [opened[t] for t in tokens if t in opened and t not in gone]  # face up and still in play
-    unknown = [t for t in tokens if t not in opened]
-    strong, weak = identities(data)
-    left = list(strong + weak)
-    for identity in held + list(state.extras.get("returned", [])):
-        if identity not in left:
-            return None
-        left.remove(identity)
-    if len(left) != len(unknown):
-        return None
-    drawn = dict(zip(unknown, shuffled(left, seed, state.game, "ahead"), strict=True))
-    ident = {t: opened.get(t) or drawn[t] for t in tokens}
-    new_reg = {"key": key_of(seed), "next": reg["next"],
-               "tokens": {t: {"commit": commit_of(salt_of(seed, state.game, t), ident[t]),
-                              "sealed": seal(seed, state.game, t, ident[t])} for t in tokens},
-               "opened": {t: {"identity": opened[t], "salt": salt_of(seed, state.game, t)} for t in opened}}
-    hidden = thaw(state.hidden)
-    hidden[SOVIET] = new_reg
-    return state.evolve(hidden=freeze(hidden))
-
-
-def solitaire_russian(state: GameState, data: Data, keys: Keyring, seed: str) -> list[dict]:
-    from pbem.rulesets.barbarossa_fast.solitaire import bot_orders
-
-    return bot_orders(state, data, keys)
-
-
-def random_russian(state: GameState, data: Data, keys: Keyring, seed: str) -> list[dict]:
-    from pbem.bots.random_legal import orders
-
-    return orders(state, SOVIET, {"side": SOVIET, "seed": seed})
-
-
 def play_ahead(state: GameState, data: Data, seed: str, plan: str, russian: Russian) -> Mapping[str, Any]:
-    """Play a sampled game to its end by the ruleset's own steps (the German at level 2 with this plan); its
-    result ({} if it does not end)."""
-    from pbem.bots.fast import orders as german
+    """Play a sampled game to its end from the German set-up step, with this plan and then the level-2 German."""
+    from pbem.bots.fast import orders
 
-    ruleset = game.ruleset_of(state)
-    for _ in range(MAX_STEPS):
-        if state.over:
-            return thaw(state.result) or {}
-        keys = Keyring(thaw(state.hidden), state.game, seeds={SOVIET: seed})
-        side = state.awaiting.side
-        if side == GERMAN:
-            items = [{"plan": plan}] if state.phase == "german-setup" else german(state, GERMAN, None)
-        else:
-            items = russian(state, data, keys, seed)
-        files = [OrdersFile(state.game, side, state.step, state.hash(), tuple(freeze(x) for x in items),
-                            state.answers.get(side, freeze({})))]
-        dice = Dice(hashlib.sha256(f"pbem-fast-ahead|{seed}|{state.step}".encode()).digest())
-        nxt, _, violations = ruleset.play(state, files, dice, frozenset(), keys)
-        if nxt is None or violations:
-            return {}
-        state = nxt.evolve(step=state.step + 1)
-    return {}
+    return play_out(state, data, seed, [{"plan": plan}], lambda s: orders(s, GERMAN, None), russian)
 
 
 def one(args: tuple[str, int]) -> dict:

@@ -32,8 +32,8 @@ def pick(state: GameState, label: str, n: int) -> int:
 class Choices:
     """A deterministic stream of choices keyed by the state, a side and a label: the random-legal bot's dice."""
 
-    def __init__(self, state: GameState, label: str) -> None:
-        self.key = f"{state.hash()}|{label}"
+    def __init__(self, state: GameState, label: str, key: str | None = None) -> None:
+        self.key = key or f"{state.hash()}|{label}"  # `key`: another stream (a look-ahead's sample, say)
         self.n = 0
 
     def below(self, n: int) -> int:

@@ -19,8 +19,11 @@ MOVE_ONE_IN = 2  # each unit moves with odds 1 in this
 ATTACK_ONE_IN = 2  # each enemy hex next to the side's units is attacked with odds 1 in this
 
 
-def orders(state: GameState, side: str, secret: Mapping[str, Any] | None, level: str = "random") -> list[dict]:
-    rnd = Choices(state, f"random-legal|{side}")
+def orders(state: GameState, side: str, secret: Mapping[str, Any] | None, level: str = "random",
+           stream: str | None = None) -> list[dict]:
+    """Random legal orders, drawn from a stream keyed by the state, or by `stream` where a look-ahead wants the
+    same draws for several positions (common random numbers)."""
+    rnd = Choices(state, f"random-legal|{side}", stream)
     make = {"spi-barbarossa": _spi, "barbarossa-fast": _fast, "codeword-barbarossa": _codeword,
             "barbarossa-file": _coatney, "russian-portfolio": _coatney}[state.ruleset]
     items = make(state, side, secret, rnd)
