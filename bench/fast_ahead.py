@@ -188,7 +188,7 @@ def score(state: GameState, data: Data, style: Style, orders: list[dict], sample
 
 
 # --- the experiment ----------------------------------------------------------------------------------------------
-def _real_game(seed: str, stop: Callable[[GameState], bool] | None = None,
+def real_game(seed: str, stop: Callable[[GameState], bool] | None = None,
                german_play: Play | None = None) -> tuple[GameState, dict]:
     """The game of this seed against the random Russian (as `pbem selfplay --level soviet=random`), the German
     played by `german_play` in his movement and attack steps (his own bot elsewhere), up to `stop` or its end."""
@@ -211,14 +211,14 @@ def _real_game(seed: str, stop: Callable[[GameState], bool] | None = None,
 
 def play_one(args: tuple[str, int, int]) -> dict:
     seed, turns, samples = args
-    state, _ = _real_game(seed, german_play=lambda s: choose(s, turns, samples))
+    state, _ = real_game(seed, german_play=lambda s: choose(s, turns, samples))
     res = thaw(state.result) or {}
     return {"seed": seed, "winner": res.get("winner"), "points": res.get("axis_points"), "needed": res.get("needed")}
 
 
 def oracle_one(args: tuple[str, int]) -> dict:
     seed, turn = args
-    state, secrets = _real_game(seed, stop=lambda s: s.turn == turn and s.phase == "german-movement")
+    state, secrets = real_game(seed, stop=lambda s: s.turn == turn and s.phase == "german-movement")
     if state.over:
         return {"seed": seed, "over": True}
     data = load(game.scenario_of(state))

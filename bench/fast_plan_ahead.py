@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from fast_ahead import Russian, determinize, play_out, random_russian, sample_seed, solitaire_russian
+from fast_ahead import Russian, real_game, determinize, play_out, random_russian, sample_seed, solitaire_russian
 from pbem.core import game
 from pbem.core.state import GameState
 from pbem.rulesets.barbarossa_fast.data import GERMAN, SOVIET, Data, load
@@ -52,16 +52,8 @@ def play_ahead(state: GameState, data: Data, seed: str, plan: str, russian: Russ
 
 def one(args: tuple[str, int]) -> dict:
     """One game: the plans' look-ahead scores under both Russian models, and each plan played on the true units."""
-    from pbem.bots import orders_file
-    from pbem.selfplay import Game, start
-
     seed, samples = args
-    job = Game("barbarossa-fast/june-1941", seed, 400, (), ("soviet=random",))
-    state, secrets = start(job)
-    while state.phase != "german-setup":
-        sides = game.ruleset_of(state).submitters(state)
-        files = [orders_file(state, s, secrets.get(s), job.level_of(s)) for s in sides]
-        state = game.adjudicate(state, files, secrets=[secrets[s] for s in secrets if s not in sides]).state
+    state, secrets = real_game(seed, stop=lambda s: s.phase == "german-setup")
     data = load(game.scenario_of(state))
     true = {p: play_ahead(state, data, secrets[SOVIET]["seed"], p, random_russian) for p in CANDIDATES}
     return {"seed": seed, "solitaire": plan_scores(state, samples, solitaire_russian),
