@@ -75,6 +75,15 @@ def _placed(state, german: dict[str, str], russian: dict[str, int]):
     return replace(state, units=units)
 
 
+def _held(state, *cities: str):
+    """The state with these cities German (the bots' game to that step need not have taken them)."""
+    from dataclasses import replace
+
+    from pbem.core.frozen import freeze
+
+    return replace(state, control=freeze({**thaw(state.control), **{c: "german" for c in cities}}))
+
+
 def _sit(state) -> Situation:
     return Situation(state, load(game.scenario_of(state)), Keyring(thaw(state.hidden), state.game), "t")
 
@@ -317,7 +326,7 @@ def test_in_the_last_turn_the_german_keeps_the_cities_he_holds():
     city left empty, closes the ring round Leningrad without opening it elsewhere, and attacks only cities (seen in
     play: the panzerkorps marched off Sevastopol in December and a Russian from the Caucasus box walked in, the game
     lost by that point)."""
-    state = _to("german-movement", 7)
+    state = _held(_to("german-movement", 7), "Sevastopol")
     assert state.turn == load(game.scenario_of(state)).last_turn
     stay = _placed(state, {"ge-3pz": "Sevastopol", "ge-11a": "Perekop"}, {"Kerch": 1})
     assert fast._retakable(_sit(stay)) >= {"Sevastopol"}
@@ -386,6 +395,34 @@ def test_the_german_style_turns_only_the_knob_it_names():
     moscow = _placed(state, {"ge-9a": "Vyazma", "ge-47pz": "Vyazma"}, {"Kalinin": 0, **THIN})
     assert "Kalinin" not in fast._moves(_sit(moscow), moscow.unit("ge-9a"))
     assert "Kalinin" in fast._moves(fast.styled(_sit(moscow), fast.Style(wake=True)), moscow.unit("ge-9a"))
-    last = _placed(_to("german-movement", 7), {"ge-3pz": "Sevastopol", "ge-11a": "Perekop"}, {"Kerch": 1})
+    last = _held(_placed(_to("german-movement", 7), {"ge-3pz": "Sevastopol", "ge-11a": "Perekop"}, {"Kerch": 1}),
+                 "Sevastopol")
     assert "Sevastopol" in fast._retakable(_sit(last))
     assert fast._retakable(fast.styled(_sit(last), fast.Style(guard=False))) == set()
+
+
+def test_the_bold_german_risks_a_fourth_defender_only_where_no_unit_can_be_lost():
+    """`fast.BOLD` (`spare`): four face-down defenders on Smolensk are stormed in the hope they are Weak when the
+    ruleset's battle with all four Strong (and the city's fire, GROUND COMBAT) loses no German unit, as with two
+    armies and three panzerkorps down two links. An army and two panzerkorps with the air battle's extra hit
+    (PRELIMINARY AIR BATTLE) would take it from four Weak, but four Strong and the city fire 5 hits at their 4
+    factors: a plain gamble on four goes in, the bold German does not."""
+    from dataclasses import replace
+
+    from pbem.core.frozen import freeze
+
+    state = _placed(_to("german-movement", 2), {"ge-4a": "Minsk", "ge-9a": "Vitebsk", "ge-24pz": "Minsk",
+                                               "ge-46pz": "Vitebsk", "ge-47pz": "Minsk"}, {"Smolensk": 4})
+    own = {p["target"]: p for p in fast._plan(_sit(state))}
+    bold = {p["target"]: p for p in fast._plan(fast.styled(_sit(state), fast.BOLD))}
+    assert own["Smolensk"]["worth"] == 0.0 < bold["Smolensk"]["worth"]  # worn down, or stormed
+    assert fast._costs_none(_sit(state), "Smolensk", bold["Smolensk"]["with"])
+    group = {"ge-4a": "Vitebsk", "ge-46pz": "Vitebsk", "ge-47pz": "Vitebsk"}
+    small = _placed(_to("german-attacks", 2), group, {"Smolensk": 4})
+    aired = replace(small, extras=freeze({**thaw(small.extras), "air": {"Smolensk": {"bonus": True}}}))
+    assert fast.takes(_sit(aired), "Smolensk", group, assume="weak")
+    assert not fast._costs_none(_sit(aired), "Smolensk", group)
+    for style, storms in ((fast.BOLD, False), (fast.Style(gamble=4), True)):
+        sit = fast.styled(_sit(aired), style)
+        free = {uid: aired.unit(uid) for uid in group}
+        assert (fast._attack(sit, "Smolensk", free, False, fast._goals(sit), 30.0) is not None) == storms

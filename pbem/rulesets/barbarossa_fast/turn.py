@@ -2,6 +2,8 @@
 withdrawals, the Siberians), Russian replacements (7), supply and control (8), and victory."""
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 from ...core.dice import Dice
 from ...core.scenario import month_of_turn
 from ...core.frozen import freeze
@@ -200,8 +202,7 @@ def victory(sit: Situation) -> dict:
         why = f"the rigid selection left out the {out} group: a {overall} Russia"
     else:
         weak = sum(1 for t in ex.get("selected", []) if identity_type(_identity(sit, t)) == WEAK)
-        adjust = next((b["adjust"] for b in settings.get("bell_curve", []) if b["weak"][0] <= weak <= b["weak"][1]),
-                      2 if weak > 16 else -5)
+        adjust = bell_adjust(settings, weak)
         need += adjust
         why = f"{weak} Weak units among the 32 drawn: {adjust:+d}"
     if "free-german-setup" in sit.state.options:
@@ -215,6 +216,13 @@ def victory(sit: Situation) -> dict:
     if ex.get("academic"):
         res["academic"] = f"Japan attacked in turn {ex['academic']}: an academic German victory"
     return res
+
+
+def bell_adjust(settings: Mapping[str, Any], weak: int) -> int:
+    """SETUP(S), Bell Curve: the victory points added to (or taken from) the 6 needed for this many Weak units
+    among the 32 drawn (the scenario's `bell_curve` table)."""
+    return next((b["adjust"] for b in settings.get("bell_curve", []) if b["weak"][0] <= weak <= b["weak"][1]),
+                2 if weak > 16 else -5)
 
 
 def _identity(sit: Situation, tid: str) -> str:
