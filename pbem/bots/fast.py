@@ -28,7 +28,9 @@ the German plays for the victory points (General Rules: the cities he holds at t
   unit is lost (`_grinds`): German Disruption recovers in the same step, Russian does not;
 - no army ends its turn next to Moscow while the Siberian Reserve waits (`_wakes_siberians`): a German army there
   brings four face-up units onto Moscow (Russian Siberian Reserve Reinforcements), which otherwise come only in
-  December; panzerkorps may stand there, and armies attack Moscow itself from there.
+  December; panzerkorps may stand there, and armies attack Moscow itself from there;
+- he reads the Russian draw from the counters he has met (`fast_draw`, SETUP(S), Bell Curve): once it is more
+  likely than not that he needs a point more, the Russian is weak and he plays bolder (`temper`, `BOLD`).
 """
 from __future__ import annotations
 
