@@ -87,8 +87,8 @@ def temper(sit: Situation) -> Style:
     than not that he needs a point more (SETUP(S), Bell Curve), the Russian he faces is weak and the seventh point
     has to come from somewhere, so he risks an attack on a fourth face-down defender where it costs no unit even
     if all four are Strong, and his marches go on against four. Measured in docs/selfplay.md (2026-11-27 19:15):
-    it wins 5 more of 420 games against random orders, and as many against the solitaire Russian; the same
-    boldness from the start costs 4 of 60 against the solitaire Russian, who stacks his cities."""
+    6 games won and 1 lost of 720 against random orders, none changed of 60 against the solitaire Russian; the
+    same boldness from the first turn costs 4 of those 60 (he stacks his cities)."""
     from .fast_draw import chance_of_more_points
 
     return BOLD if chance_of_more_points(sit) > WEAK_DRAW else Style()
@@ -490,7 +490,7 @@ def _attack(sit: Situation, t: str, free: dict, bad_weather: bool, fields: dict,
     gamble = defenders <= _style(sit).gamble or (
         defenders <= _style(sit).gamble + _style(sit).spare and bool(group) and _costs_none(sit, t, group))
     if any(_march(sit, sit.units[uid]) for uid in group):
-        gamble = len(sit.at(t, SOVIET)) <= BIG_STACK  # a march on a far city has no turn to lose
+        gamble = defenders <= BIG_STACK  # a march on a far city has no turn to lose
     if not group or not (sure or (gamble and takes(sit, t, group, assume="weak"))):
         return None
     if sure and len(sit.at(t, SOVIET)) <= _style(sit).gamble:  # (a big stack's battle is costly to weigh again)
