@@ -31,6 +31,8 @@ def chance_of_more_points(sit: Situation, more: int = 1) -> float:
     hidden = len(minted) - len(seen)
     drawn_hidden = sum(1 for t in selected if t not in seen)
     weak_seen = sum(1 for t in selected if seen.get(t) == WEAK)
+    if not (0 <= weak_left <= hidden and drawn_hidden <= hidden):
+        return 0.0  # a register that does not add up (no state the rules make): nothing to read, and no crash
     settings = sit.data.doc.get("settings", {})
     ways = comb(hidden, drawn_hidden)
     return sum(comb(weak_left, x) * comb(hidden - weak_left, drawn_hidden - x)

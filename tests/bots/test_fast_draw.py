@@ -63,3 +63,17 @@ def test_the_chance_moves_with_the_weak_counters_he_meets():
 
     _game("ee-13", until=note)
     assert seen[1] < fast.WEAK_DRAW < max(seen.values())
+
+
+def test_a_register_that_does_not_add_up_reads_as_nothing_not_a_crash():
+    """A state file edited by hand may name more drawn counters than were minted: the German reads nothing from
+    it (the default play) instead of failing in the middle of a solitaire step."""
+    from dataclasses import replace
+
+    from pbem.core.frozen import freeze
+
+    state = _game("draw-a", until=lambda s: s.phase == "german-movement")
+    minted = sorted(fast._situation(state).keys.tokens("soviet"), key=lambda t: (len(t), t))
+    odd = replace(state, extras=freeze({**thaw(state.extras), "selected": minted + ["t900"]}))
+    assert chance_of_more_points(fast._situation(odd)) == 0.0
+    assert fast.temper(fast._situation(odd)) == fast.Style()
