@@ -463,7 +463,7 @@ def verify(state: GameState, orders: Sequence[OrdersFile], claimed: Mapping[str,
         from .differences import describe
 
         raise VerificationFailed(f"re-running step {state.step} does not reproduce the claimed state: "
-                                 f"{describe(mine, theirs)}")
+                                 f"{solitaire.played_otherwise(mine, theirs)}{describe(mine, theirs)}")
     return outcome
 
 

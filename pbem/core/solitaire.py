@@ -87,6 +87,25 @@ def public(orders: Sequence[Mapping[str, Any]]) -> list[dict]:
     return [{k: v for k, v in o.items() if not str(k).startswith("secret_")} for o in orders]
 
 
+def played_otherwise(mine: Mapping[str, Any], claimed: Mapping[str, Any]) -> str:
+    """What a verification that fails should say first when the tool's own orders, derived again, differ from
+    those the claimed step records: the step was played by a bot that plays otherwise, most likely another version
+    of pbem's (no bot version is pinned in a game yet; docs/selfplay.md, Solitaire). Empty otherwise."""
+    from .hashing import digest
+
+    def tool_orders(doc: Mapping[str, Any]) -> list[Any]:
+        log = doc.get("log")
+        events = log.get("events") if isinstance(log, Mapping) else None
+        return [e.get("data", {}).get("orders") if isinstance(e.get("data"), Mapping) else None
+                for e in (events if isinstance(events, (list, tuple)) else ())
+                if isinstance(e, Mapping) and e.get("kind") == "solitaire"]
+
+    if digest(tool_orders(mine)) == digest(tool_orders(claimed)):
+        return ""
+    return ("the tool's own orders differ from those the step records, so a bot that plays otherwise played it "
+            "(another version of pbem?), and this pbem cannot confirm it (docs/selfplay.md, Solitaire): ")
+
+
 def tools_turn(state: GameState) -> bool:
     """The game awaits only sides the tool plays."""
     from .game import ruleset_of

@@ -95,3 +95,30 @@ def test_a_solitaire_game_refuses_committed_dice_and_a_side_the_game_lacks(tmp_p
                                   "historical", "--commit", commit, "--commit", "soviet=" + "ab" * 32, "-o",
                                   str(tmp_path / "s.yaml")])
     assert r.exit_code == 2 and "seed dice" in r.output
+
+
+def test_verify_says_when_the_tools_own_orders_differ_from_those_recorded(tmp_path):
+    """`pbem verify` derives the tool's orders again from its bot. Where they differ from those the step records
+    (its `solitaire` events), as after a change to the bot's play, or in a file edited by hand, the refusal says
+    so first (docs/selfplay.md, Solitaire); a difference elsewhere gets no such word."""
+    play(tmp_path, "barbarossa-fast/june-1941", "german", "soviet", 2)
+    claimed = yaml.safe_load((tmp_path / "s2.yaml").read_text())
+    mine = ["--secret", str(tmp_path / "mine.secret.yaml")]
+
+    def verify(doc: dict) -> str:
+        (tmp_path / "edited.yaml").write_text(yaml.safe_dump(doc, sort_keys=False))
+        r = CliRunner().invoke(main, ["verify", str(tmp_path / "s1.yaml"), str(tmp_path / "o1.yaml"),
+                                      str(tmp_path / "edited.yaml"), *mine])
+        assert r.exit_code == 3, r.output
+        return r.output
+
+    events = claimed["log"]["events"]
+    tool = next(e for e in events if e["kind"] == "solitaire" and len(e["data"]["orders"]["german"]) > 1)
+    other = next(e for e in events if e["kind"] != "solitaire")
+    played = json.loads(json.dumps(claimed))
+    next(e for e in played["log"]["events"] if e == tool)["data"]["orders"]["german"].pop()
+    assert "the tool's own orders differ from those the step records" in verify(played)
+    reworded = json.loads(json.dumps(claimed))
+    next(e for e in reworded["log"]["events"] if e == other)["text"] += " (edited)"
+    out = verify(reworded)
+    assert "does not reproduce the claimed state" in out and "the tool's own orders" not in out
