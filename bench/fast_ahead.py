@@ -28,7 +28,7 @@ import sys
 from dataclasses import replace
 from typing import Any, Callable, Mapping
 
-from pbem.bots.fast import Style, german
+from pbem.bots.fast import Style, german, own_style
 from pbem.core import game
 from pbem.core.dice import Dice
 from pbem.core.frozen import freeze, thaw
@@ -136,10 +136,11 @@ def play_out(state: GameState, data: Data, seed: str, first: list[dict] | None, 
 def choose(state: GameState, turns: int = TURNS, samples: int = SAMPLES) -> list[dict]:
     """The orders of the way of playing that wins most often played out (`score`), his own play on a tie."""
     data = load(game.scenario_of(state))
-    default = german(state, Style())
+    own = own_style(state)
+    default = german(state, own)
     if state.turn <= data.last_turn - turns or determinize(state, data, sample_seed(state, 0)) is None:
         return default
-    plays: dict[str, tuple[Style, list[dict]]] = {json.dumps(default, sort_keys=True): (Style(), default)}
+    plays: dict[str, tuple[Style, list[dict]]] = {json.dumps(default, sort_keys=True): (own, default)}
     for style in styles(state, data)[1:]:
         orders = german(state, style)
         plays.setdefault(json.dumps(orders, sort_keys=True), (style, orders))
@@ -167,7 +168,7 @@ def styles(state: GameState, data: Data) -> list[Style]:
         frontier = {n for p in sorted(frontier) for n in data.links(p)} - near
         near |= frontier
     cities = sorted(c for c in data.cities if c in near and sit.owner(c) != GERMAN)
-    return ([Style(), Style(gamble=4, crowded=4), Style(wake=True), Style(rings=False)]
+    return ([own_style(state), Style(gamble=4, crowded=4), Style(wake=True), Style(rings=False)]
             + [Style(focus=c) for c in cities] + [Style(focus=c, rings=False) for c in cities])
 
 

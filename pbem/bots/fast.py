@@ -57,7 +57,7 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None, level:
         return bot_orders(state, load(game.scenario_of(state)), Keyring(thaw(state.hidden), state.game, seeds=seeds))
     if state.phase == "german-setup":
         return [{"plan": PLAN}]
-    return german(state, temper(_situation(state)))
+    return german(state, own_style(state))
 
 
 GAMBLE = 3  # the most face-down defenders an attack is risked on in the hope that they are Weak
@@ -92,6 +92,11 @@ def temper(sit: Situation) -> Style:
     from .fast_draw import chance_of_more_points
 
     return BOLD if chance_of_more_points(sit) > WEAK_DRAW else Style()
+
+
+def own_style(state: GameState) -> Style:
+    """The way he plays this step by himself (`temper`): what a look-ahead weighs the other ways against."""
+    return temper(_situation(state))
 
 
 def _situation(state: GameState) -> Situation:

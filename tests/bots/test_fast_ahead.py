@@ -55,7 +55,7 @@ def test_the_look_ahead_german_weighs_his_ways_of_playing_and_gives_keyed_legal_
     state, _ = _to(6)  # November, the last turn but one of seven
     data = load(game.scenario_of(state))
     kinds = fast_ahead.styles(state, data)
-    assert kinds[0] == fast.Style() and fast.Style(wake=True) in kinds
+    assert kinds[0] == fast.own_style(state) and fast.Style(wake=True) in kinds  # his own play first (`temper`)
     assert any(s.focus == "Moscow" for s in kinds)  # each Russian city within reach put first
     items = fast_ahead.choose(state, samples=1)
     assert violations(state, "german", items) == []
