@@ -28,7 +28,9 @@ the German plays for the victory points (General Rules: the cities he holds at t
   unit is lost (`_grinds`): German Disruption recovers in the same step, Russian does not;
 - no army ends its turn next to Moscow while the Siberian Reserve waits (`_wakes_siberians`): a German army there
   brings four face-up units onto Moscow (Russian Siberian Reserve Reinforcements), which otherwise come only in
-  December; panzerkorps may stand there, and armies attack Moscow itself from there;
+  December; panzerkorps may stand there, and armies attack Moscow itself from there; from November, the turn
+  before they come, Moscow is no goal and has no ring (`_siberians_due`): only an attack that takes it then pays,
+  and the units that would have closed on it go for the other cities, outside their army group's sector too;
 - he reads the Russian draw from the counters he has met (`fast_draw`, SETUP(S), Bell Curve): once it is more
   likely than not that he needs a point more, the Russian is weak and he plays bolder (`temper`, `BOLD`).
 """
@@ -164,8 +166,9 @@ def _distances(sit: Situation, goals: list[str]) -> dict[str, int]:
 
 
 def _goals(sit: Situation) -> dict[str, dict[str, int]]:
-    """Per sector, the distance field to the victory cities the Germans do not hold (all of them as a fallback)."""
-    cities = [c for c in sit.data.cities if sit.owner(c) != GERMAN]
+    """Per sector, the distance field to the Russian victory cities still worth working toward (`_russian_cities`;
+    all of them as a fallback)."""
+    cities = _russian_cities(sit)
     out = {}
     for sector in ("north", "center", "south"):
         own = [c for c in cities if sit.data.sector(c) == sector] or cities
@@ -179,7 +182,16 @@ def _sector(sit: Situation, u: Any) -> str:
 
 # --- what a position is worth to the Germans ---------------------------------------------------------------
 def _russian_cities(sit: Situation) -> list[str]:
-    return sorted(c for c in sit.data.cities if sit.owner(c) != GERMAN)
+    """The Russian cities still worth working toward: not a Moscow the Siberians will hold (`_siberians_due`)."""
+    return sorted(c for c in sit.data.cities if sit.owner(c) != GERMAN and not (c == MOSCOW and _siberians_due(sit)))
+
+
+def _siberians_due(sit: Situation) -> bool:
+    """The Siberian Reserve enters Moscow at the start of the next turn (Russian Siberian Reserve Reinforcements:
+    in December at the latest): four face-up units on it, so a ring or a march toward Moscow now pays nothing;
+    only an attack on it this turn still does. The armies and panzerkorps that would build it go elsewhere."""
+    return (sit.owner(MOSCOW) != GERMAN and sit.extras.get("siberians", "reserve") == "reserve"
+            and sit.state.turn >= sit.data.last_turn - 1)
 
 
 def _edge_reach(sit: Situation, extra: frozenset[str]) -> frozenset[str]:
@@ -608,7 +620,8 @@ def _scratch(sit: Situation, assume: str) -> Situation:
 # --- the movement step -------------------------------------------------------------------------------------
 ARMY_ROOM, PANZER_ROOM = 1, 3  # GROUND COMBAT: one army and three panzerkorps down each link
 LINK_COST = 10  # the worth a spot loses for each bonus link (a turn of the seven) still to go
-SECTOR_AWAY = 20  # and for lying outside the unit's army group's sector (its luftflotte flies there)
+SECTOR_AWAY = 20  # and for lying outside the unit's army group's sector (its luftflotte flies there), while that
+# sector has a city left to work toward (`_russian_cities`)
 
 
 def _movement(sit: Situation) -> list[dict]:
@@ -742,6 +755,7 @@ def _bonus_moves(sit: Situation, plans: list[dict], attacking: set[str]) -> list
         return weight * (min(change, max(0, short)) if change > 0 else -max(0, min(-change, short - change)))
 
     on_road: dict[tuple[str, str], int] = {}  # (position, type) -> marching units that will stand there
+    live = {sit.data.sector(c) for c in _russian_cities(sit)}  # sectors with a city left to work toward
     for u in movers:
         if u.location in keep and u.location not in kept:
             kept.add(u.location)
@@ -771,7 +785,7 @@ def _bonus_moves(sit: Situation, plans: list[dict], attacking: set[str]) -> list
                 if d is None:
                     continue
                 n = load.get((s, u.type), 0)
-                away = SECTOR_AWAY if (sit.data.sector(s) or "center") != home else 0
+                away = SECTOR_AWAY if (sit.data.sector(s) or "center") != home and home in live else 0
                 score = gain + w - LINK_COST * d - away - 40 * max(0, n + 1 - room) - (leave if o != u.location else 0)
                 key = (score, o == u.location, o, s)
                 if best is None or key > best:

@@ -369,6 +369,41 @@ def test_rostov_is_worth_more_once_kharkov_is_german():
     assert spot["german"] - spot["soviet"] == fast.ROSTOV_PUSH
 
 
+def test_from_november_the_german_works_toward_moscow_only_by_attacking_it():
+    """Russian Siberian Reserve Reinforcements: in December at the latest four face-up units enter Moscow. From the
+    turn before (November, turn 6 of 7), a ring round Moscow or a march toward it pays nothing: Moscow leaves the
+    cities his units work toward (the centre's goals fall back to the other Russian cities, and the bonus moves
+    lose their pull to its sector), but an attack on it that takes it this turn is still planned. In October it
+    is a goal as before; once it is German or the Siberians are in, nothing changes."""
+    from dataclasses import replace
+
+    from pbem.core.frozen import freeze
+
+    october, november = _to("german-movement", 5), _to("german-movement", 6)
+    for state, due in ((october, False), (november, True)):
+        sit = _sit(state)
+        assert state.extras.get("siberians", "reserve") == "reserve" and sit.owner("Moscow") == "soviet"
+        assert fast._siberians_due(sit) is due
+        assert ("Moscow" in fast._russian_cities(sit)) is not due
+        assert (fast._goals(sit)["center"].get("Moscow") == 0) is not due
+    woken = replace(november, extras=freeze({**thaw(november.extras), "siberians": "active"}))
+    assert not fast._siberians_due(_sit(woken))
+    # Ryazan, next to Moscow only, is a ring position in October and nothing in November
+    ring = {m: fast._ring(_sit(_placed(s, {}, {"Ryazan": 0})), "Ryazan", frozenset()) for m, s in
+            (("october", october), ("november", november))}
+    assert ring["october"] > 0 == ring["november"]
+    # the last chance at Moscow is still taken: an army and three panzerkorps down each of two links, against one
+    jump = {"ge-9a": "Tula", "ge-46pz": "Tula", "ge-47pz": "Tula", "ge-57pz": "Tula",
+            "ge-4a": "Mozhaisk", "ge-24pz": "Mozhaisk", "ge-39pz": "Mozhaisk", "ge-40pz": "Mozhaisk"}
+    strike = _placed(november, jump, {})
+    spare = [u.id for u in strike.units if u.side == "soviet" and u.location == "Moscow"][1:]
+    strike = replace(strike, units=tuple(replace(u, location="Yaroslavl") if u.id in spare else u
+                                         for u in strike.units))
+    sit = _sit(strike)
+    assert len(sit.at("Moscow", "soviet")) == 1 and fast._siberians_due(sit) and fast.takes(sit, "Moscow", jump)
+    assert "Moscow" in {p["target"] for p in fast._plan(sit)}
+
+
 def test_the_german_style_turns_only_the_knob_it_names():
     """`fast.Style`, the knobs a look-ahead may turn (bench/fast_ahead.py): the defaults are the bot's own play;
     a bolder gamble storms four face-down defenders in the hope that they are Weak (where the bot only wears them
