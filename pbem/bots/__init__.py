@@ -12,6 +12,7 @@ Levels (`pbem selfplay --level`): `random` plays random legal orders (the yardst
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any, Callable, Mapping
 
 from ..core.state import GameState
@@ -19,6 +20,41 @@ from ..core.state import GameState
 Bot = Callable[..., list[dict]]
 LEVELS = ("random", "1", "2")
 DEFAULT_LEVEL = "2"
+
+# The edition of the bots' play. `pbem new --solitaire` records it in the game (the option `bots-N`), and a bot
+# plays a game as its edition did, so `verify` re-derives the tool's orders of every step the same under a later
+# pbem. Raised with each change to a bot's play that a pbem keeps the old play of (docs/selfplay.md, Solitaire):
+# 1: the bots as of 2026-11-27 (a solitaire game that records no edition was started with them);
+# 2: from 2026-11-28 the Fast German no longer works toward Moscow from November (`fast._siberians_due`).
+EDITION = 2
+EDITION_PREFIX = "bots-"
+
+
+def edition_option() -> str:
+    """The option that pins a new solitaire game to this pbem's edition of the bots."""
+    return f"{EDITION_PREFIX}{EDITION}"
+
+
+def edition(state: GameState, where: str = "") -> int:
+    """The edition of the bots' play for this game: the one it records; 1 for a solitaire game that records none
+    (started before editions were recorded); this pbem's own otherwise (self-play: both sides are bots anyway).
+    One this pbem lacks is refused, naming the state file `where` (`game.check_state`)."""
+    from ..core.errors import ReferenceError_
+    from ..core.solitaire import tool_sides
+
+    pinned = [o[len(EDITION_PREFIX):] for o in state.options if o.startswith(EDITION_PREFIX)]
+    place = f"{where}: $.options" if where else "$.options"
+    if not pinned:
+        return 1 if tool_sides(state) else EDITION
+    if len(pinned) > 1 or not re.fullmatch(r"[0-9]{1,6}", pinned[0]):
+        raise ReferenceError_(f"the bots' edition is given as {', '.join(repr(p[:12]) for p in pinned[:3])}: one option "
+                              f"{EDITION_PREFIX}N is expected (docs/selfplay.md, Solitaire)", where=place)
+    number = int(pinned[0])
+    if not 1 <= number <= EDITION:
+        raise ReferenceError_(f"the game's tool plays edition {number} of pbem's bots, and this pbem has editions 1 "
+                              f"to {EDITION}: adjudicate and verify it with the pbem it was started with, or a later "
+                              "one", where=place)
+    return number
 
 
 def pick(state: GameState, label: str, n: int) -> int:

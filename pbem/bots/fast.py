@@ -77,6 +77,7 @@ class Style:
     rings: bool = True  # positions are worth what they add to the rings round the Russian cities (`_ring`)
     spare: int = 0  # defenders risked beyond `gamble` where the battle with all of them Strong loses no German unit
     guard: bool = True  # in the last turn a unit stays on each German city the Russians could retake (`_retakable`)
+    moscow_due: bool = True  # from November Moscow is no goal (`_siberians_due`; not in edition 1 of the bots)
 
 
 FOCUS = 60.0  # a focus city's worth on top of its points (two points' worth: above any ring)
@@ -97,8 +98,14 @@ def temper(sit: Situation) -> Style:
 
 
 def own_style(state: GameState) -> Style:
-    """The way he plays this step by himself (`temper`): what a look-ahead weighs the other ways against."""
-    return temper(_situation(state))
+    """The way he plays this step by himself (`temper`): what a look-ahead weighs the other ways against; in a
+    solitaire game pinned to edition 1 of the bots (pbem/bots/__init__.py), as that edition played."""
+    from dataclasses import replace
+
+    from . import edition
+
+    style = temper(_situation(state))
+    return style if edition(state) >= 2 else replace(style, moscow_due=False)
 
 
 def _situation(state: GameState) -> Situation:
@@ -190,8 +197,8 @@ def _siberians_due(sit: Situation) -> bool:
     """The Siberian Reserve enters Moscow at the start of the next turn (Russian Siberian Reserve Reinforcements:
     in December at the latest): four face-up units on it, so a ring or a march toward Moscow now pays nothing;
     only an attack on it this turn still does. The armies and panzerkorps that would build it go elsewhere."""
-    return (sit.owner(MOSCOW) != GERMAN and sit.extras.get("siberians", "reserve") == "reserve"
-            and sit.state.turn >= sit.data.last_turn - 1)
+    return (_style(sit).moscow_due and sit.owner(MOSCOW) != GERMAN
+            and sit.extras.get("siberians", "reserve") == "reserve" and sit.state.turn >= sit.data.last_turn - 1)
 
 
 def _edge_reach(sit: Situation, extra: frozenset[str]) -> frozenset[str]:

@@ -61,6 +61,9 @@ def check_state(doc: Mapping[str, Any], where: str) -> GameState:
     if rs.order_schema:
         for side, answers in sorted((doc.get("answers") or {}).items()):
             _validate_at(answers, f"{rs.order_schema}#answers", where, f"$.answers.{side}")
+    from ..bots import edition
+
+    edition(state, where)  # the edition of the bots a solitaire game is pinned to: one this pbem has
     return state
 
 
@@ -494,8 +497,10 @@ def new_game(scenario_ref: str, *, game_id: str | None, seed: str | None, option
         basis["hidden"] = dict(hidden_keys)
     gid = game_id or "g-" + digest(basis)[:8]
     state = rs.new_game(scen, game_id=gid, dice=dice, options=tuple(given), setup=setup)
-    if solo:
-        state = state.evolve(options=tuple(sorted(set(state.options) | set(solo))))
+    if solo:  # the tool's side and the edition of its bot's play, which `verify` replays (pbem/bots/__init__.py)
+        from ..bots import edition_option
+
+        state = state.evolve(options=tuple(sorted(set(state.options) | set(solo) | {edition_option()})))
     if sign_keys:
         unknown = sorted(set(sign_keys) - set(rs.sides))
         if unknown:

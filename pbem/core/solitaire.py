@@ -89,8 +89,9 @@ def public(orders: Sequence[Mapping[str, Any]]) -> list[dict]:
 
 def played_otherwise(mine: Mapping[str, Any], claimed: Mapping[str, Any]) -> str:
     """What a verification that fails should say first when the tool's own orders, derived again, differ from
-    those the claimed step records: the step was played by a bot that plays otherwise, most likely another version
-    of pbem's (no bot version is pinned in a game yet; docs/selfplay.md, Solitaire). Empty otherwise."""
+    those the claimed step records: the step was played by a bot that plays otherwise (a pbem from before the
+    edition of its bots was pinned in the game, pbem/bots/__init__.py, or a file edited by hand; docs/selfplay.md,
+    Solitaire). Empty otherwise."""
     from .hashing import digest
 
     def tool_orders(doc: Mapping[str, Any]) -> list[Any]:
@@ -103,7 +104,8 @@ def played_otherwise(mine: Mapping[str, Any], claimed: Mapping[str, Any]) -> str
     if digest(tool_orders(mine)) == digest(tool_orders(claimed)):
         return ""
     return ("the tool's own orders differ from those the step records, so a bot that plays otherwise played it "
-            "(another version of pbem?), and this pbem cannot confirm it (docs/selfplay.md, Solitaire): ")
+            "(a pbem from before the bots' edition was pinned in solitaire games, or orders edited by hand), and this "
+            "pbem cannot confirm it (docs/selfplay.md, Solitaire): ")
 
 
 def tools_turn(state: GameState) -> bool:

@@ -122,3 +122,48 @@ def test_verify_says_when_the_tools_own_orders_differ_from_those_recorded(tmp_pa
     next(e for e in reworded["log"]["events"] if e == other)["text"] += " (edited)"
     out = verify(reworded)
     assert "does not reproduce the claimed state" in out and "the tool's own orders" not in out
+
+
+def test_a_solitaire_game_pins_the_edition_of_its_bots(tmp_path):
+    """`pbem new --solitaire` records the edition of the bots' play (the option `bots-N`, pbem/bots/__init__.py),
+    and the tool plays the game as that edition did, so `verify` derives the same orders under a later pbem: a
+    solitaire game that records none was started with edition 1, whose Fast German still works toward Moscow in
+    November (`fast._siberians_due`). An edition this pbem lacks, or one written otherwise, is refused with the
+    place named, before the tool plays, never with a traceback."""
+    from dataclasses import replace
+
+    from pbem import bots, selfplay
+    from pbem.bots import fast
+    from pbem.core import game
+
+    pbem("new", "barbarossa-fast/june-1941", "--solitaire", "german", "--seed", "solo", "-o", str(tmp_path / "s0.yaml"),
+         "--hidden", f"soviet={player_key(tmp_path, 'soviet')}")
+    start = yaml.safe_load((tmp_path / "s0.yaml").read_text())
+    assert bots.edition_option() in start["options"] and "solitaire-german" in start["options"]
+
+    job = selfplay.Game("barbarossa-fast/june-1941", "kk-58", 400, (), ("soviet=random",))  # (docs/selfplay.md)
+    state, secrets = selfplay.start(job)
+    while not (state.phase == "german-movement" and state.turn == 6):  # November, the turn before the Siberians
+        sides = game.ruleset_of(state).submitters(state)
+        files = [bots.orders_file(state, s, secrets.get(s), job.level_of(s)) for s in sides]
+        state = game.adjudicate(state, files, secrets=[secrets[s] for s in secrets if s not in sides]).state
+    old = state.evolve(options=(*state.options, "solitaire-german"))
+    new = state.evolve(options=(*state.options, "solitaire-german", bots.edition_option()))
+    assert (bots.edition(old), bots.edition(new), bots.edition(state)) == (1, bots.EDITION, bots.EDITION)
+    assert fast.own_style(old).moscow_due is False and fast.own_style(new).moscow_due is True
+    assert fast.orders(old, "german", None) == fast.german(state, replace(fast.own_style(state), moscow_due=False))
+    assert fast.orders(new, "german", None) == fast.orders(state, "german", None)
+    assert fast.orders(old, "german", None) != fast.orders(new, "german", None)  # this November plays otherwise
+
+    mine = ["--secret", str(tmp_path / "mine.secret.yaml")]
+    pbem("template", str(tmp_path / "s0.yaml"), "--side", "soviet", "-o", str(tmp_path / "o0.yaml"), *mine)
+    for pinned, said in ((f"bots-{bots.EDITION + 7}", f"edition {bots.EDITION + 7} of pbem's bots"),
+                         ("bots-²", "one option bots-N is expected"),
+                         ("bots-" + "9" * 5000, "one option bots-N is expected")):
+        doc = json.loads(json.dumps(start))
+        doc["options"] = sorted(o for o in doc["options"] if not o.startswith("bots-")) + [pinned]
+        (tmp_path / "edited.yaml").write_text(yaml.safe_dump(doc, sort_keys=False))
+        r = CliRunner().invoke(main, ["adjudicate", str(tmp_path / "edited.yaml"), str(tmp_path / "o0.yaml"),
+                                      "-o", str(tmp_path / "s1.yaml"), *mine])
+        assert r.exit_code in (1, 2, 3) and said in r.output and "options" in r.output, r.output
+        assert "Traceback" not in r.output and not (tmp_path / "s1.yaml").exists()
