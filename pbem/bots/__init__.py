@@ -47,8 +47,9 @@ def edition(state: GameState, where: str = "") -> int:
     if not pinned:
         return 1 if tool_sides(state) else EDITION
     if len(pinned) > 1 or not re.fullmatch(r"[0-9]{1,6}", pinned[0]):
-        raise ReferenceError_(f"the bots' edition is given as {', '.join(repr(p[:12]) for p in pinned[:3])}: one option "
-                              f"{EDITION_PREFIX}N is expected (docs/selfplay.md, Solitaire)", where=place)
+        given = ", ".join(repr(p[:12]) for p in pinned[:3])
+        raise ReferenceError_(f"the bots' edition is given as {given}: one option {EDITION_PREFIX}N is expected "
+                              "(docs/selfplay.md, Solitaire)", where=place)
     number = int(pinned[0])
     if not 1 <= number <= EDITION:
         raise ReferenceError_(f"the game's tool plays edition {number} of pbem's bots, and this pbem has editions 1 "
