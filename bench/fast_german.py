@@ -1,6 +1,6 @@
 """The Barbarossa Fast German, game by game, for paired comparisons of changes to his play (docs/selfplay.md).
 
-`bench/fast_german.py play PREFIX FIRST LAST [--against random|solitaire] [--jobs N]` plays the games with seeds
+`bench/fast_german.py play PREFIX FIRST LAST [--against random|solitaire] [--jobs N] [--past-the-die]` plays the games with seeds
 PREFIX-FIRST .. PREFIX-(LAST-1), as `pbem selfplay --seed PREFIX` numbers them, the German bot against random legal
 orders (the issue's yardstick) or against the rulebook's solitaire Russian, and prints one JSON line a game: the
 winner, the German's points and the points the Russian draw asks of him (SETUP(S), Bell Curve), the date it ended
@@ -10,6 +10,13 @@ stress checks (determinism, verify), as in the strength benchmark: about 0.4 s a
 `bench/fast_german.py compare BEFORE.jsonl AFTER.jsonl` pairs two such runs by seed: the wins of each, the games
 gained and lost, and the two-sided sign test of that split (a change to the German re-deals many games whichever
 way it goes, so only the pairs say whether it gained).
+
+`play ... --past-the-die` also plays each game on past a Moscow sudden-death die (General Rules: a third of a
+chance the instant Moscow is taken) and records every such die along the way (`moscow_dice`, true where it ended
+the game) and the winner by points at the end (`points_winner`); `winner` stays the game's own (the German's, once
+a die ended it, since the game up to that die is the same). `compare` then also gives the wins expected over the
+die, each game counted 1 - (2/3)^k (1 - won by points) with k its Moscow dice: a change that takes Moscow on
+another turn rolls another die, so the die's own luck (some ten games in 1,532) no longer hides what it changed.
 """
 from __future__ import annotations
 
@@ -55,12 +62,58 @@ def play(seed: str, against: str = "random") -> dict[str, Any]:
             "german_seconds": round(german_s, 2)}
 
 
+def past_the_die() -> list[bool]:
+    """From now on in this process, a Moscow sudden-death die that ends the game is recorded and the game goes on
+    (`--past-the-die`); the list of the dice rolled, true where the German won by it, is returned to be read and
+    emptied game by game. A measurement only: the ruleset's own `_moscow` still rolls and notes every die."""
+    from pbem.rulesets.barbarossa_fast import german
+
+    rolled: list[bool] = []
+    original = german._moscow
+
+    def going_on(sit: Any, dice: Any) -> None:
+        original(sit, dice)
+        rolled.append(bool(sit.result))
+        sit.result = None
+
+    german._moscow = going_on
+    return rolled
+
+
+_DICE: list[bool] | None = None
+
+
+def _played(seed: str, against: str) -> dict[str, Any]:
+    """A game as `play` gives it; with the dice of `past_the_die` recorded, the game's own winner and the winner
+    by points at the end of the game played on."""
+    row = play(seed, against)
+    if _DICE is not None:
+        dice = list(_DICE)
+        _DICE.clear()
+        row["points_winner"] = row["winner"]
+        row["moscow_dice"] = dice
+        if any(dice):
+            row["winner"] = "german"
+    return row
+
+
 def _play_random(seed: str) -> dict[str, Any]:
-    return play(seed, "random")
+    return _played(seed, "random")
 
 
 def _play_solitaire(seed: str) -> dict[str, Any]:
-    return play(seed, "solitaire")
+    return _played(seed, "solitaire")
+
+
+def _start_past_the_die() -> None:
+    global _DICE
+    _DICE = past_the_die()
+
+
+def expected(row: dict) -> float:
+    """The German's wins expected over the Moscow dice of a game played past them: 1 - (2/3)^k (1 - won by
+    points), k the dice rolled (General Rules: sudden death on a 1 or 2)."""
+    return 1 - (2 / 3) ** len(row["moscow_dice"]) * (row["points_winner"] != "german")
 
 
 def compare(before: list[dict], after: list[dict]) -> str:
@@ -72,9 +125,16 @@ def compare(before: list[dict], after: list[dict]) -> str:
     lost = sorted(s for s, (x, y) in won.items() if x and not y)
     n, k = len(gained) + len(lost), min(len(gained), len(lost))
     p = min(1.0, 2 * sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n) if n else 1.0
-    return (f"{len(seeds)} games: before {sum(x for x, _ in won.values())}, after {sum(y for _, y in won.values())}; "
-            f"gained {len(gained)}, lost {len(lost)} (sign test p = {p:.3f})\n"
-            f"gained: {' '.join(gained) or '-'}\nlost: {' '.join(lost) or '-'}")
+    out = (f"{len(seeds)} games: before {sum(x for x, _ in won.values())}, after {sum(y for _, y in won.values())}; "
+           f"gained {len(gained)}, lost {len(lost)} (sign test p = {p:.3f})\n"
+           f"gained: {' '.join(gained) or '-'}\nlost: {' '.join(lost) or '-'}")
+    if seeds and all("moscow_dice" in r[s] for r in (a, b) for s in seeds):
+        diffs = [expected(b[s]) - expected(a[s]) for s in seeds]
+        mean = sum(diffs) / len(diffs)
+        spread = math.sqrt(len(diffs) * sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1))
+        out += (f"\nexpected over the Moscow die: before {sum(expected(a[s]) for s in seeds):.1f}, after "
+                f"{sum(expected(b[s]) for s in seeds):.1f} (difference {sum(diffs):+.1f}, standard error {spread:.1f})")
+    return out
 
 
 def _lines(path: str) -> list[dict]:
@@ -87,11 +147,12 @@ def main(argv: list[str]) -> int:
         return 0
     if len(argv) >= 4 and argv[0] == "play":
         prefix, first, last = argv[1], int(argv[2]), int(argv[3])
-        opts = dict(zip(argv[4::2], argv[5::2]))
-        against = opts.get("--against", "random")
-        fn = {"random": _play_random, "solitaire": _play_solitaire}[against]
+        flags = [a for a in argv[4:] if a != "--past-the-die"]
+        opts = dict(zip(flags[0::2], flags[1::2]))
+        fn = {"random": _play_random, "solitaire": _play_solitaire}[opts.get("--against", "random")]
         seeds = [f"{prefix}-{i}" for i in range(first, last)]
-        with Pool(int(opts.get("--jobs", "2"))) as pool:
+        start = _start_past_the_die if "--past-the-die" in argv else None
+        with Pool(int(opts.get("--jobs", "2")), initializer=start) as pool:
             for row in pool.imap(fn, seeds, chunksize=2):
                 print(json.dumps(row), flush=True)
         return 0

@@ -27,3 +27,31 @@ def test_the_comparison_pairs_by_seed_and_counts_the_games_each_way():
     out = fast_german.compare(before, after)
     assert out.splitlines()[0] == "3 games: before 1, after 2; gained 2, lost 1 (sign test p = 1.000)"
     assert out.splitlines()[1:] == ["gained: b c", "lost: a"]
+
+
+def test_past_the_die_a_game_the_moscow_die_ended_goes_on_and_keeps_its_own_winner(monkeypatch):
+    """`--past-the-die`: kk-2 ends in November by the Moscow die (General Rules: sudden death on a 1 or 2); played
+    past it, the die is recorded as the German's win, the game goes on to December and its winner by points is
+    kept beside the game's own."""
+    from pbem.rulesets.barbarossa_fast import german
+
+    ended = fast_german.play("kk-2")
+    assert ended["winner"] == "german" and ended["date"] == "1941-11" and ended["need"] is None
+    monkeypatch.setattr(german, "_moscow", german._moscow)  # restored after the test
+    monkeypatch.setattr(fast_german, "_DICE", fast_german.past_the_die())
+    row = fast_german._played("kk-2", "random")
+    assert row["moscow_dice"][0] is True and row["date"] == "1941-12" and row["need"] in (5, 6, 7, 8)
+    assert row["winner"] == "german" and row["points_winner"] in ("german", "soviet")
+    assert fast_german.expected(row) == 1.0
+
+
+def test_the_wins_expected_over_the_moscow_die_count_each_die_a_third():
+    """A game lost on points with one Moscow die rolled is worth a third of a win; with two, 5/9; a game won on
+    points, one whatever its dice; the comparison gives both sums and their difference."""
+    rows = {"a": ([], "soviet"), "b": ([False], "soviet"), "c": ([False, False], "soviet"), "d": ([True], "german")}
+    before = [{"seed": s, "winner": w, "points_winner": w, "moscow_dice": []} for s, (_, w) in rows.items()]
+    after = [{"seed": s, "winner": "german" if any(d) else w, "points_winner": w, "moscow_dice": d}
+             for s, (d, w) in rows.items()]
+    assert [round(fast_german.expected(r), 4) for r in after] == [0.0, 0.3333, 0.5556, 1.0]
+    last = fast_german.compare(before, after).splitlines()[-1]
+    assert last.startswith("expected over the Moscow die: before 1.0, after 1.9 (difference +0.9,")
