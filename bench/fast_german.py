@@ -1,11 +1,11 @@
 """The Barbarossa Fast German, game by game, for paired comparisons of changes to his play (docs/selfplay.md).
 
-`bench/fast_german.py play PREFIX FIRST LAST [--against random|solitaire] [--jobs N] [--past-the-die]` plays the games with seeds
-PREFIX-FIRST .. PREFIX-(LAST-1), as `pbem selfplay --seed PREFIX` numbers them, the German bot against random legal
-orders (the issue's yardstick) or against the rulebook's solitaire Russian, and prints one JSON line a game: the
-winner, the German's points and the points the Russian draw asks of him (SETUP(S), Bell Curve), the date it ended
-(before December only by the Moscow die), the victory cities he held, and the German bot's processor time. No
-stress checks (determinism, verify), as in the strength benchmark: about 0.4 s a game.
+`bench/fast_german.py play PREFIX FIRST LAST [--against random|solitaire] [--jobs N] [--past-the-die]` plays the
+games with seeds PREFIX-FIRST .. PREFIX-(LAST-1), as `pbem selfplay --seed PREFIX` numbers them, the German bot
+against random legal orders (the issue's yardstick) or against the rulebook's solitaire Russian, and prints one JSON
+line a game: the winner, the German's points and the points the Russian draw asks of him (SETUP(S), Bell Curve), the
+date it ended (before December only by the Moscow die), the victory cities he held, and the German bot's processor
+time. No stress checks (determinism, verify), as in the strength benchmark: about 0.4 s a game.
 
 `bench/fast_german.py compare BEFORE.jsonl AFTER.jsonl` pairs two such runs by seed: the wins of each, the games
 gained and lost, and the two-sided sign test of that split (a change to the German re-deals many games whichever
@@ -62,12 +62,16 @@ def play(seed: str, against: str = "random") -> dict[str, Any]:
             "german_seconds": round(german_s, 2)}
 
 
+_DICE: list[bool] | None = None  # the Moscow dice of the game being played, once `past_the_die` is on
+
+
 def past_the_die() -> list[bool]:
     """From now on in this process, a Moscow sudden-death die that ends the game is recorded and the game goes on
-    (`--past-the-die`); the list of the dice rolled, true where the German won by it, is returned to be read and
-    emptied game by game. A measurement only: the ruleset's own `_moscow` still rolls and notes every die."""
+    (`--past-the-die`, each worker's start); the dice rolled, true where the German won by it, are read and emptied
+    game by game (`_played`). A measurement only: the ruleset's own `_moscow` still rolls and notes every die."""
     from pbem.rulesets.barbarossa_fast import german
 
+    global _DICE
     rolled: list[bool] = []
     original = german._moscow
 
@@ -77,10 +81,8 @@ def past_the_die() -> list[bool]:
         sit.result = None
 
     german._moscow = going_on
+    _DICE = rolled
     return rolled
-
-
-_DICE: list[bool] | None = None
 
 
 def _played(seed: str, against: str) -> dict[str, Any]:
@@ -103,11 +105,6 @@ def _play_random(seed: str) -> dict[str, Any]:
 
 def _play_solitaire(seed: str) -> dict[str, Any]:
     return _played(seed, "solitaire")
-
-
-def _start_past_the_die() -> None:
-    global _DICE
-    _DICE = past_the_die()
 
 
 def expected(row: dict) -> float:
@@ -151,7 +148,7 @@ def main(argv: list[str]) -> int:
         opts = dict(zip(flags[0::2], flags[1::2]))
         fn = {"random": _play_random, "solitaire": _play_solitaire}[opts.get("--against", "random")]
         seeds = [f"{prefix}-{i}" for i in range(first, last)]
-        start = _start_past_the_die if "--past-the-die" in argv else None
+        start = past_the_die if "--past-the-die" in argv else None
         with Pool(int(opts.get("--jobs", "2")), initializer=start) as pool:
             for row in pool.imap(fn, seeds, chunksize=2):
                 print(json.dumps(row), flush=True)

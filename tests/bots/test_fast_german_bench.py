@@ -37,8 +37,9 @@ def test_past_the_die_a_game_the_moscow_die_ended_goes_on_and_keeps_its_own_winn
 
     ended = fast_german.play("kk-2")
     assert ended["winner"] == "german" and ended["date"] == "1941-11" and ended["need"] is None
-    monkeypatch.setattr(german, "_moscow", german._moscow)  # restored after the test
-    monkeypatch.setattr(fast_german, "_DICE", fast_german.past_the_die())
+    monkeypatch.setattr(german, "_moscow", german._moscow)  # both restored after the test
+    monkeypatch.setattr(fast_german, "_DICE", None)
+    fast_german.past_the_die()
     row = fast_german._played("kk-2", "random")
     assert row["moscow_dice"][0] is True and row["date"] == "1941-12" and row["need"] in (5, 6, 7, 8)
     assert row["winner"] == "german" and row["points_winner"] in ("german", "soviet")
