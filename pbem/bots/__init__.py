@@ -35,11 +35,15 @@ def edition_option() -> str:
     return f"{EDITION_PREFIX}{EDITION}"
 
 
-def edition(state: GameState, where: str = "") -> int:
+def edition(state: GameState, where: str = "", *, reading: bool = False) -> int:
     """The edition of the bots' play for this game: the one it records; 1 for a solitaire game that records none
     (started before editions were recorded); this pbem's own otherwise (self-play: both sides are bots anyway).
-    One this pbem lacks is refused, naming the state file `where` (`game.check_state`)."""
-    from ..core.errors import ReferenceError_
+    One written otherwise is refused, naming the state file `where` (`game.check_state`); so is one this pbem
+    lacks, unless the command only reads the state (`reading`: `pbem show`, `map`, `page`...), which warns that
+    its steps cannot be played or verified here and goes on."""
+    import warnings
+
+    from ..core.errors import PbemWarning, ReferenceError_
     from ..core.solitaire import tool_sides
 
     pinned = [o[len(EDITION_PREFIX):] for o in state.options if o.startswith(EDITION_PREFIX)]
@@ -52,9 +56,11 @@ def edition(state: GameState, where: str = "") -> int:
                               "(docs/selfplay.md, Solitaire)", where=place)
     number = int(pinned[0])
     if not 1 <= number <= EDITION:
-        raise ReferenceError_(f"the game's tool plays edition {number} of pbem's bots, and this pbem has editions 1 "
-                              f"to {EDITION}: adjudicate and verify it with the pbem it was started with, or a later "
-                              "one", where=place)
+        lacks = (f"the game's tool plays edition {number} of pbem's bots, and this pbem has editions 1 to {EDITION}: "
+                 "adjudicate and verify it with the pbem it was started with, or a later one")
+        if not reading:
+            raise ReferenceError_(lacks, where=place)
+        warnings.warn(PbemWarning(f"{place}: {lacks}"), stacklevel=2)
     return number
 
 

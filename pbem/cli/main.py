@@ -246,7 +246,7 @@ def show(state_file: str, side: str | None, report_fmt: str | None, secret_file:
         from .view_cmds import show_units
 
         return show_units(state_file, side, secret_file, as_json)
-    state = game.load_state(state_file)
+    state = game.load_state(state_file, reading=True)
     keys = game.keyring(state, [], [])
     if secret_file:
         from .view_cmds import own_secret
@@ -297,7 +297,7 @@ def show(state_file: str, side: str | None, report_fmt: str | None, secret_file:
 
 def _show_check(state_file: str, as_json: bool) -> int:
     """`pbem show --check`: the state's own consistency checks, every problem listed (Ruleset.consistency)."""
-    state = game.load_state(state_file, check=False)
+    state = game.load_state(state_file, check=False, reading=True)
     found = game.consistency(state)
     errors = sum(1 for p in found if p.error)
     _out({"ok": not errors, "problems": [p.to_dict() for p in found]}, as_json,

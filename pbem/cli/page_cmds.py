@@ -91,7 +91,7 @@ def view(directory: str, output: str, side: str | None, secret_file: str | None,
     if not steps:
         raise UsageError("the game folder holds no state", where=directory)
     _, side, _ = viewer(str(fold.path / gf.state_name(steps[-1])), side, secret_file)  # as `pbem map` checks them
-    states = [game.load_state(str(fold.path / gf.state_name(n))) for n in steps]
+    states = [game.load_state(str(fold.path / gf.state_name(n)), reading=True) for n in steps]
     page = replay_page(states, side, [game.load_secret(secret_file)] if secret_file else [])
     write_atomic(output, page, force=force, protect=(secret_file,) if secret_file else ())
     if output != "-":

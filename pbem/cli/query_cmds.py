@@ -88,6 +88,6 @@ def odds(attack: str, defense: str, scenario: str, as_json: bool, **modifiers: A
 @run
 def route(state_file: str, unit: str, target: str, as_json: bool) -> None:
     """Cheapest legal path for UNIT to PLACE this step, and the order that makes it (a help for writing orders)."""
-    state = game.load_state(state_file)
+    state = game.load_state(state_file, reading=True)
     res = game.ruleset_of(state).route(state, unit, target)
     _out(res.to_dict(), as_json, "\n".join(res.lines()))

@@ -19,7 +19,7 @@ FORMATS = (".svg", ".png", ".html")
 def viewer(state_file: str, side: str | None, secret_file: str | None) -> tuple[Any, str | None, Any]:
     """The state, the side whose view it is, and a keyring that reads that side's own hidden pieces when its
     secret is given. A secret is only ever that of the side viewing: the other side's is refused."""
-    state = game.load_state(state_file)
+    state = game.load_state(state_file, reading=True)
     rs = game.ruleset_of(state)
     if side is not None and side not in rs.sides:
         raise UsageError(f"{rs.id} has no side {side!r}; its sides are {', '.join(rs.sides)}")

@@ -30,12 +30,13 @@ from .scenario import Scenario, find_scenario, scenario_for
 from .state import DiceState, GameState
 
 
-def load_state(path: str, *, check: bool = True) -> GameState:
+def load_state(path: str, *, check: bool = True, reading: bool = False) -> GameState:
     """A state file as its ruleset's rules may read it (`check_state`), refused (exit 2) when its own consistency
     checks find what cannot be (`consistency`); `check=False` only for a referee's `pbem show --check`, which lists
-    those problems instead."""
+    those problems instead. `reading`: for a command that only shows the state (a game pinned to bots this pbem
+    lacks is shown, with a warning)."""
     where = "<stdin>" if path == "-" else path
-    state = check_state(load_document(path, "state"), where)
+    state = check_state(load_document(path, "state"), where, reading=reading)
     if check:
         errors = [p for p in consistency(state) if p.error]
         if errors:
@@ -49,7 +50,7 @@ def consistency(state: GameState) -> list[Problem]:
     return sorted(found, key=lambda p: not p.error)
 
 
-def check_state(doc: Mapping[str, Any], where: str) -> GameState:
+def check_state(doc: Mapping[str, Any], where: str, *, reading: bool = False) -> GameState:
     """A state document as its ruleset's rules may read it: its phase, the types of its extras and unit flags
     (Ruleset.state_schema) and each side's standing answers (the order schema's $defs/answers) checked, exit 2
     naming the place; the one boundary between a state file and the rules."""
@@ -63,7 +64,7 @@ def check_state(doc: Mapping[str, Any], where: str) -> GameState:
             _validate_at(answers, f"{rs.order_schema}#answers", where, f"$.answers.{side}")
     from ..bots import edition
 
-    edition(state, where)  # the edition of the bots a solitaire game is pinned to: one this pbem has
+    edition(state, where, reading=reading)  # the edition of the bots a solitaire game is pinned to: one pbem has
     return state
 
 

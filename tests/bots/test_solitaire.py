@@ -167,3 +167,35 @@ def test_a_solitaire_game_pins_the_edition_of_its_bots(tmp_path):
                                       "-o", str(tmp_path / "s1.yaml"), *mine])
         assert r.exit_code in (1, 2, 3) and said in r.output and "options" in r.output, r.output
         assert "Traceback" not in r.output and not (tmp_path / "s1.yaml").exists()
+
+
+def test_a_game_pinned_to_bots_this_pbem_lacks_can_still_be_read(tmp_path):
+    """A solitaire game started by a later pbem (its `bots-N` beyond this pbem's editions) cannot be adjudicated
+    or verified here, but the player can still look at it: `pbem show`, `show --units`, `show --check` and `map`
+    read it with a warning naming the edition; `adjudicate` refuses it, as does any command on a `bots-N`
+    written otherwise."""
+    from pbem import bots
+
+    pbem("new", "barbarossa-fast/june-1941", "--solitaire", "german", "--seed", "solo", "-o", str(tmp_path / "s0.yaml"),
+         "--hidden", f"soviet={player_key(tmp_path, 'soviet')}")
+    doc = yaml.safe_load((tmp_path / "s0.yaml").read_text())
+    mine = ["--secret", str(tmp_path / "mine.secret.yaml")]
+    pbem("template", str(tmp_path / "s0.yaml"), "--side", "soviet", "-o", str(tmp_path / "o0.yaml"), *mine)
+    later = f"bots-{bots.EDITION + 1}"
+    for pinned, readable in ((later, True), ("bots-x", False)):
+        doc["options"] = [o for o in doc["options"] if not o.startswith("bots-")] + [pinned]
+        edited = tmp_path / f"{pinned}.yaml"
+        edited.write_text(yaml.safe_dump(doc, sort_keys=False))
+        for args in (["show", str(edited)], ["show", str(edited), "--units"], ["show", str(edited), "--check"],
+                     ["map", str(edited), "-o", str(tmp_path / f"{pinned}.svg")]):
+            r = CliRunner().invoke(main, args)
+            assert "Traceback" not in r.output, r.output
+            if readable:
+                assert r.exit_code == 0 and f"edition {bots.EDITION + 1} of pbem's bots" in r.output, (args, r.output)
+                assert f"{edited}: $.options" in r.output
+            else:
+                assert r.exit_code == 2 and "one option bots-N is expected" in r.output, (args, r.output)
+        r = CliRunner().invoke(main, ["adjudicate", str(edited), str(tmp_path / "o0.yaml"), "-o",
+                                      str(tmp_path / "s1.yaml"), *mine])
+        assert r.exit_code in (1, 2, 3) and "options" in r.output and not (tmp_path / "s1.yaml").exists(), r.output
+    assert (tmp_path / f"{later}.svg").exists() and "Moscow" in (tmp_path / f"{later}.svg").read_text()
