@@ -12,8 +12,9 @@ Codeword: Barbarossa also gets how many games reached each Crisis Level.
 `make bench` runs it through bench/run.py, which also keeps the median time of a whole game in
 docs/performance.md. Alone: `nice .venv/bin/python bench/strength.py [GAMES [RANDOM_GAMES]]`;
 PBEM_STRENGTH_GAMES, PBEM_STRENGTH_RANDOM_GAMES and PBEM_STRENGTH_VARIANT_GAMES set the counts,
-PBEM_STRENGTH_FEWER_RANDOM=0 plays the long scenarios (FEWER) bot against bot only, PBEM_STRENGTH_ONLY=TEXT[,TEXT] plays only the scenarios whose id holds one of them (and prints the tables
-without writing docs/selfplay.md: a partial run). `bench/strength.py --what-if NAME [GAMES]` plays bot against bot on a
+PBEM_STRENGTH_FEWER_RANDOM=0 plays the long scenarios (FEWER) bot against bot only, PBEM_STRENGTH_ONLY=TEXT[,TEXT]
+plays only the scenarios whose id holds one of them (and prints the tables without writing docs/selfplay.md: a
+partial run). `bench/strength.py --what-if NAME [GAMES]` plays bot against bot on a
 scenario with one reconstructed table changed (WHAT_IFS), or started with a rule option (OPTION_WHAT_IFS), beside the
 same games on the scenario as it is;
 `--what-if NAME GAMES LEVEL...` plays them at those levels instead (as `pbem selfplay --level`, e.g. soviet=random).

@@ -3,13 +3,14 @@ reports with their map (`pbem adjudicate --report x.html`, `pbem show --report h
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 from typing import Any
 
 import click
 
 from ..core import game
-from ..core.errors import UsageError
+from ..core.errors import PbemWarning, UsageError
 from ..core.loading import write_atomic
 from .main import _out, force_option, json_option, main, run
 
@@ -91,7 +92,9 @@ def view(directory: str, output: str, side: str | None, secret_file: str | None,
     if not steps:
         raise UsageError("the game folder holds no state", where=directory)
     _, side, _ = viewer(str(fold.path / gf.state_name(steps[-1])), side, secret_file)  # as `pbem map` checks them
-    states = [game.load_state(str(fold.path / gf.state_name(n)), reading=True) for n in steps]
+    with warnings.catch_warnings():  # what the last state warns of (above) is said once for the folder
+        warnings.simplefilter("ignore", PbemWarning)
+        states = [game.load_state(str(fold.path / gf.state_name(n)), reading=True) for n in steps]
     page = replay_page(states, side, [game.load_secret(secret_file)] if secret_file else [])
     write_atomic(output, page, force=force, protect=(secret_file,) if secret_file else ())
     if output != "-":

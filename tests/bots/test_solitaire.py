@@ -199,3 +199,15 @@ def test_a_game_pinned_to_bots_this_pbem_lacks_can_still_be_read(tmp_path):
                                       str(tmp_path / "s1.yaml"), *mine])
         assert r.exit_code in (1, 2, 3) and "options" in r.output and not (tmp_path / "s1.yaml").exists(), r.output
     assert (tmp_path / f"{later}.svg").exists() and "Moscow" in (tmp_path / f"{later}.svg").read_text()
+
+    # a game folder of such states: the replay page, with the warning said once for the folder
+    r = CliRunner().invoke(main, ["game", "init", "spi-barbarossa/stalingrad-1942", str(tmp_path / "game"), "--player",
+                                  "axis=a@example.org", "--player", "soviet=b@example.org", "--setup", "historical"])
+    assert r.exit_code == 0, r.output
+    first = yaml.safe_load((tmp_path / "game" / "0000-state.yaml").read_text())
+    for step in (0, 1, 2):
+        (tmp_path / "game" / f"000{step}-state.yaml").write_text(yaml.safe_dump(
+            dict(first, options=[*first["options"], later]), sort_keys=False))
+    r = CliRunner().invoke(main, ["view", str(tmp_path / "game"), "-o", str(tmp_path / "game.html")])
+    assert r.exit_code == 0 and r.output.count(f"edition {bots.EDITION + 1} of pbem's bots") == 1, r.output
+    assert "0002-state.yaml: $.options" in r.output and (tmp_path / "game.html").exists()
