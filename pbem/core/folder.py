@@ -82,11 +82,12 @@ class Folder:
     def steps(self) -> list[int]:
         return sorted(int(m.group(1)) for f in os.listdir(self.path) if (m := _STATE.match(f)))
 
-    def latest(self) -> GameState:
+    def latest(self, *, reading: bool = False) -> GameState:
+        """The newest state (`reading`: for a command that only reports on it, `game.load_state`)."""
         steps = self.steps()
         if not steps:
             raise InputError("the game folder holds no state", where=str(self.path))
-        return game.load_state(str(self.path / state_name(steps[-1])))
+        return game.load_state(str(self.path / state_name(steps[-1])), reading=reading)
 
     def submitted(self, step: int) -> dict[str, Path]:
         out = {}
@@ -141,7 +142,7 @@ def waiting(folder: Folder, now: float) -> dict:
 
 def status(folder: Folder, now: float) -> dict:
     """`now` (seconds since the epoch) comes from the caller: core code never reads a clock."""
-    state = folder.latest()
+    state = folder.latest(reading=True)
     rs = game.ruleset_of(state)
     awaited = list(rs.submitters(state)) if not state.over else []
     have = folder.submitted(state.step)

@@ -171,9 +171,9 @@ def test_a_solitaire_game_pins_the_edition_of_its_bots(tmp_path):
 
 def test_a_game_pinned_to_bots_this_pbem_lacks_can_still_be_read(tmp_path):
     """A solitaire game started by a later pbem (its `bots-N` beyond this pbem's editions) cannot be adjudicated
-    or verified here, but the player can still look at it: `pbem show`, `show --units`, `show --check` and `map`
-    read it with a warning naming the edition; `adjudicate` refuses it, as does any command on a `bots-N`
-    written otherwise."""
+    or verified here, but the player can still look at it: `pbem show`, `show --units`, `show --check`, `map`,
+    `view` and `game status` read it with a warning naming the edition; `adjudicate` refuses it, as does any
+    command on a `bots-N` written otherwise."""
     from pbem import bots
 
     pbem("new", "barbarossa-fast/june-1941", "--solitaire", "german", "--seed", "solo", "-o", str(tmp_path / "s0.yaml"),
@@ -211,3 +211,5 @@ def test_a_game_pinned_to_bots_this_pbem_lacks_can_still_be_read(tmp_path):
     r = CliRunner().invoke(main, ["view", str(tmp_path / "game"), "-o", str(tmp_path / "game.html")])
     assert r.exit_code == 0 and r.output.count(f"edition {bots.EDITION + 1} of pbem's bots") == 1, r.output
     assert "0002-state.yaml: $.options" in r.output and (tmp_path / "game.html").exists()
+    r = CliRunner().invoke(main, ["game", "status", str(tmp_path / "game")])
+    assert r.exit_code == 0 and "awaiting orders" in r.output and "0002-state.yaml: $.options" in r.output, r.output
