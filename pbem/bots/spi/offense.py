@@ -16,6 +16,11 @@ to the front first (MOVEMENT (M)), never to a hex its supply line could not reac
 its player-turn is lost, SUPPLY (A)); a unit in a city we hold near the Germans stays there. In the second movement
 phase the attackers walk into the hexes and cities the combats cleared, and the supply units go by rail (MOVEMENT
 (O)) to stations behind the front for the next turn.
+
+He forms no pockets, as the Axis does (`encircle.py`): a German line of general supply is blocked by Soviet units
+only, never by a Soviet zone of control (SUPPLY procedure, (J)), so cutting a German stack off takes a Soviet unit on
+every hex of a closed ring between it and the west edge and its supply units, six stacks round a lone hex where two
+Axis armies do it the other way; what a few of his units can close he attacks instead.
 """
 from __future__ import annotations
 
