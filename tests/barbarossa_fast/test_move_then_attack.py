@@ -63,6 +63,28 @@ def test_a_panzerkorps_moves_two_friendly_links_and_then_attacks_but_one_in_mud(
     assert set(codes(exc)) == {"ATTACK_NOT_FRIENDLY"}
 
 
+def test_an_attack_moves_through_the_positions_friendly_as_the_step_began(base):
+    """GAME-TURN SEQUENCE 2 before 4, and OPERATIONAL MOVEMENT ("initially"): the friendly links a unit moves to
+    attack are moved before any attack of the step, so a later attack may not move through a position an earlier
+    one took (going on past a capture is the Blitzkrieg's). Adjudication used to accept it once Minsk fell, while
+    `pbem check`, which carries out no attack, refused it: now both refuse it, and both accept the same attack
+    through a position German as the step began."""
+    w1, w2 = tokens_of(base, "weak", 2)
+    st = opt(at_phase(arrange(base, german={"ge-4a": "Bialystok", "ge-9a": "Bialystok", "ge-24pz": "Bialystok"},
+                              soviet={w1: "Minsk", w2: "Smolensk"}, control={"Bialystok": "german"}),
+                      "german-attacks", "german"))
+    chained = [{"attack": "Minsk", "with": ["ge-4a"]},
+               {"attack": "Smolensk", "with": ["ge-9a", "ge-24pz"], "via": {"ge-9a": "Minsk", "ge-24pz": "Minsk"}}]
+    with pytest.raises(OrdersRejected) as exc:
+        step(st, "german", chained)
+    assert codes(exc) == ["ATTACK_NOT_FRIENDLY", "ATTACK_NOT_FRIENDLY"]
+    assert [v.code for v in violations(st, "german", chained)] == codes(exc)
+    held = arrange(st, clear=False, soviet={w1: "Vilnius"}, control={"Minsk": "german"})  # Minsk German already
+    assert violations(held, "german", chained[1:]) == []
+    after = step(held, "german", chained[1:])
+    assert after.unit(w2).location != "Smolensk" or after.unit(w2).status != "active"
+
+
 def test_a_unit_that_does_not_attack_adds_its_bonus_link(base):
     st = at_phase(arrange(base, german={"ge-4a": "Bialystok"}, soviet={},
                           control={"Bialystok": "german", "Minsk": "german"}), "german-movement", "german")

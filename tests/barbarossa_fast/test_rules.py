@@ -2,6 +2,7 @@
 each test names its section)."""
 import pytest
 
+from pbem.bots.legal import violations
 from pbem.core.errors import OrdersRejected
 from pbem.rulesets.barbarossa_fast import turn
 from pbem.rulesets.barbarossa_fast.situation import Situation
@@ -60,6 +61,21 @@ def test_follow_on_units_move_in_when_the_position_falls(attack_step):
     with pytest.raises(OrdersRejected) as exc:
         step(st, "german", [{"attack": "Minsk", "with": ["ge-24pz"], "follow": ["ge-9a", "ge-4a"]}])
     assert "FOLLOW_LIMIT" in codes(exc)
+
+
+def test_a_follow_on_unit_does_not_attack_later_in_the_step(attack_step):
+    """GROUND COMBAT: follow-on units do not attack themselves; having followed one attack into Minsk, 9. Armee may
+    not attack Smolensk from there in a later order of the same step (it was accepted before when Minsk fell,
+    though `pbem check`, which carries out no attack, refused it)."""
+    w1, w2 = tokens_of(attack_step, "weak", 2)
+    st = reading(arrange(attack_step, german={"ge-4a": "Bialystok", "ge-24pz": "Bialystok", "ge-9a": "Bialystok"},
+                         soviet={w1: "Minsk", w2: "Smolensk"}, control={"Bialystok": "german"}), "move-then-attack")
+    orders = [{"attack": "Minsk", "with": ["ge-4a", "ge-24pz"], "follow": ["ge-9a"]},
+              {"attack": "Smolensk", "with": ["ge-9a"]}]
+    with pytest.raises(OrdersRejected) as exc:
+        step(st, "german", orders)
+    assert codes(exc) == ["ATTACK_TWICE"]
+    assert [v.code for v in violations(st, "german", orders)] == ["ATTACK_TWICE"]
 
 
 def test_fortress_absorbs_two_but_one_less_against_an_army(attack_step):

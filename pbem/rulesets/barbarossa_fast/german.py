@@ -47,17 +47,27 @@ def basic_links(sit: Situation, u: Any) -> int:
     return 1 if move_first(sit) and u.type == ARMY else 0
 
 
-def friendly_reach(sit: Situation, here: str, links: int) -> set[str]:
+def friendly_reach(sit: Situation, here: str, links: int, among: frozenset[str] | None = None) -> set[str]:
     """The positions a German unit reaches from `here` over at most `links` friendly links: through German-held
-    positions free of Russian units (here included)."""
+    positions free of Russian units (here included), or through `among`, those that were so as the attack step
+    began (`friendly_at_start`)."""
     def friendly(p: str) -> bool:
-        return sit.owner(p) == GERMAN and sit.occupied_by(p) != SOVIET and sit.data.kind(p) != "offboard"
+        return p in among if among is not None else _friendly(sit, p)
 
     out, frontier = {here}, {here}
     for _ in range(links):
         frontier = {n for p in sorted(frontier) for n in sit.data.links(p) if n not in out and friendly(n)}
         out |= frontier
     return out
+
+
+def _friendly(sit: Situation, p: str) -> bool:
+    return sit.owner(p) == GERMAN and sit.occupied_by(p) != SOVIET and sit.data.kind(p) != "offboard"
+
+
+def friendly_positions(sit: Situation) -> frozenset[str]:
+    """The German-held positions free of Russian units, the ones a German unit moves through (OPERATIONAL MOVEMENT)."""
+    return frozenset(p for p in sit.data.board.ids if _friendly(sit, p))
 
 
 # --- step 2: operational movement (bonus links) and air operations -------------------------------------
@@ -231,6 +241,11 @@ def attacks(sit: Situation, items: Items, dice: Dice | None, answers: Mapping[st
     _recover_russians(sit, exclude=targets, section="3")
     sit.extras["under_attack"] = sorted(targets)
     committed: set[str] = set()
+    # GAME-TURN SEQUENCE: movement is step 2 and the attacks step 4, and panzerkorps move their friendly links
+    # "initially" (OPERATIONAL MOVEMENT): every attack of the step moves through the positions friendly as the step
+    # began, not through what an earlier attack of the step took (going on past a capture is the Blitzkrieg's).
+    # `pbem check`, which carries out no attack, reads the orders so too.
+    friendly_at_start = friendly_positions(sit)
     named: set[str] = set()  # GROUND COMBAT: German attacks on one position are combined, so one order a position
     for i, o in orders:
         target = str(o["attack"])
@@ -243,7 +258,7 @@ def attacks(sit: Situation, items: Items, dice: Dice | None, answers: Mapping[st
         named.add(target)
         if isinstance(blitz, Mapping) and blitz.get("to"):
             named.add(str(blitz["to"]))
-        plan = _plan_attack(sit, i, o, committed, v)
+        plan = _plan_attack(sit, i, o, committed, friendly_at_start, v)
         if plan is None or v:
             continue
         if dice is None:
@@ -277,7 +292,8 @@ def _recover_russians(sit: Situation, exclude: set[str], section: str, only_not_
             sit.flag(u.id, "hit_now", False)
 
 
-def _plan_attack(sit: Situation, i: int, o: Mapping, committed: set[str], v: Violations) -> Assault | None:
+def _plan_attack(sit: Situation, i: int, o: Mapping, committed: set[str], friendly_at_start: frozenset[str],
+                 v: Violations) -> Assault | None:
     data = sit.data
     target = str(o["attack"])
     if not data.board.has(target):
@@ -309,7 +325,8 @@ def _plan_attack(sit: Situation, i: int, o: Mapping, committed: set[str], v: Vio
             v.add("ATTACK_AFTER_BONUS", "OPERATIONAL MOVEMENT", f"{sit.label(u)} moved a bonus link this turn: only "
                   "units that do not attack move a bonus link", i, o, uid)
         elif uid in committed:
-            v.add("ATTACK_TWICE", "GROUND COMBAT", f"{sit.label(u)} already attacks this turn", i, o, uid)
+            v.add("ATTACK_TWICE", "GROUND COMBAT", f"{sit.label(u)} already attacks or follows an attack this turn",
+                  i, o, uid)
         else:
             start = via.get(uid, u.location)
             if uid in via:
@@ -319,9 +336,10 @@ def _plan_attack(sit: Situation, i: int, o: Mapping, committed: set[str], v: Vio
                           f"{MOVE_THEN_ATTACK})",
                           i, o, uid, start)
                     continue
-                if start == u.location or start not in friendly_reach(sit, u.location, basic_links(sit, u)):
+                reach = friendly_reach(sit, u.location, basic_links(sit, u), friendly_at_start)
+                if start == u.location or start not in reach:
                     v.add("ATTACK_NOT_FRIENDLY", "OPERATIONAL MOVEMENT", f"{start} is not a friendly position "
-                          f"{basic_links(sit, u)} link(s) from {u.location}", i, o, uid, start)
+                          f"{basic_links(sit, u)} link(s) from {u.location} as the attack step began", i, o, uid, start)
                     continue
             if not data.linked(start, target):
                 v.add("NO_SUCH_LINK", "OPERATIONAL MOVEMENT", f"there is no link from {start} to {target}", i, o, uid, target)
@@ -342,8 +360,8 @@ def _plan_attack(sit: Situation, i: int, o: Mapping, committed: set[str], v: Vio
         if u is None:
             continue
         if uid in committed or uid in jump or u.flags.get("moved") or sit.disrupted(u) or u.type == LUFTFLOTTE:
-            v.add("FOLLOW_ON", "GROUND COMBAT", f"{sit.label(u)} cannot follow on (it attacks, moved, or is Disrupted)",
-                  i, o, uid)
+            v.add("FOLLOW_ON", "GROUND COMBAT", f"{sit.label(u)} cannot follow on (it attacks, moved, follows another "
+                  "attack, or is Disrupted)", i, o, uid)
         elif not data.linked(u.location, target) or u.location not in per_link:
             v.add("FOLLOW_LINK", "GROUND COMBAT", "follow-on units come down a link the attack uses", i, o, uid, u.location)
         else:
@@ -366,6 +384,7 @@ def _plan_attack(sit: Situation, i: int, o: Mapping, committed: set[str], v: Vio
     if choice not in ("attack", "defence"):
         v.add("AIR_CHOICE", "PRELIMINARY AIR BATTLE", "air_bonus is `attack` (+1 German hit) or `defence` (-1 Russian hit)", i, o)
     committed.update(jump)
+    committed.update(follow)  # GROUND COMBAT: follow-on units do not attack themselves, now or later in the step
     advance = as_list(o["advance"]) if "advance" in o else None
     if advance is not None and (not advance or any(x not in jump for x in advance)):
         v.add("ADVANCE_UNITS", "GROUND COMBAT RESOLUTION", "`advance:` lists one or more of the attacking units "
