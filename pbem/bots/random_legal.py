@@ -23,13 +23,20 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None, level:
            stream: str | None = None) -> list[dict]:
     """Random legal orders, drawn from a stream keyed by the state, or by `stream` where a look-ahead wants the
     same draws for several positions (common random numbers)."""
-    rnd = Choices(state, f"random-legal|{side}", stream)
-    make = {"spi-barbarossa": _spi, "barbarossa-fast": _fast, "codeword-barbarossa": _codeword,
-            "barbarossa-file": _coatney, "russian-portfolio": _coatney}[state.ruleset]
-    items = make(state, side, secret, rnd)
+    items = candidates(state, side, secret, stream)
     if items is None:  # a set-up or bookkeeping step: the real bot's orders
         return bot_for(state.ruleset)(state, side, secret)
     return keep_legal(state, side, items, secret)
+
+
+def candidates(state: GameState, side: str, secret: Mapping[str, Any] | None,
+               stream: str | None = None) -> list[dict] | None:
+    """The random orders before the check keeps the legal ones (None in a set-up or bookkeeping step): what a
+    careless or hostile player might send, which `pbem check` and adjudication must read alike."""
+    rnd = Choices(state, f"random-legal|{side}", stream)
+    make = {"spi-barbarossa": _spi, "barbarossa-fast": _fast, "codeword-barbarossa": _codeword,
+            "barbarossa-file": _coatney, "russian-portfolio": _coatney}[state.ruleset]
+    return make(state, side, secret, rnd)
 
 
 def _walk(rnd: Choices, start: Any, neighbours: Any, ok: Any, most: int) -> list:
