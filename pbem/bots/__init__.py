@@ -25,8 +25,10 @@ DEFAULT_LEVEL = "2"
 # plays a game as its edition did, so `verify` re-derives the tool's orders of every step the same under a later
 # pbem. Raised with each change to a bot's play that a pbem keeps the old play of (docs/selfplay.md, Solitaire):
 # 1: the bots as of 2026-11-27 (a solitaire game that records no edition was started with them);
-# 2: from 2026-11-28 the Fast German no longer works toward Moscow from November (`fast._siberians_due`).
-EDITION = 2
+# 2: from 2026-11-28 the Fast German no longer works toward Moscow from November (`fast._siberians_due`);
+# 3: from 2026-11-28 the SPI Soviet offensive reads which cities it holds as the victory count does
+#    (`spi.offense.counted`), not by the last passer alone.
+EDITION = 3
 EDITION_PREFIX = "bots-"
 
 

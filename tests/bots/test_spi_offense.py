@@ -98,3 +98,28 @@ def test_the_supply_units_rail_moves_of_the_second_phase_come_first_and_are_kept
     draft = OrdersFile(after.game, "soviet", after.step, after.hash(), tuple(freeze(x) for x in items),
                        freeze({"crt": "auto"}))
     assert game.ruleset_of(after).validate(after, [draft]) == []
+
+
+def test_the_offensive_reads_the_cities_it_holds_as_the_victory_count_does():
+    """Control of Cities: a city the Soviets passed through and left, the Axis line closed over it again, counts for
+    the Axis at the end (it lies behind the Axis line and the Axis held it once). Kharkov, Axis-held as the Zitadelle
+    Game begins, is such a city once a Soviet unit is recorded as its last passer: by the rules' own count
+    (`counted`, control.city_control) still the Axis's, one of the offensive's targets; by the last passer alone, as
+    edition 2 of the bots reads it, the Soviet's and no target (bench seed zsov-37 was so left a draw at 19 points)."""
+    from pbem import bots
+    from pbem.rulesets.spi_barbarossa.control import city_control
+
+    start = game.new_game("spi-barbarossa/zitadelle-1943", game_id="bots-count", seed="count", setup="historical")
+    view = View.of(start, "soviet")
+    kharkov = view.data.city_hex["Kharkov"]
+    hex_id = view.board.ids[kharkov]
+    extras = thaw(start.extras)
+    extras["passed"] = {**extras.get("passed", {}), hex_id: "soviet"}
+    passed = start.evolve(extras=freeze(extras))
+    view = View.of(passed, "soviet")
+    assert city_control(view.pos)["Kharkov"] == "axis" and view.pos.passed[kharkov] == "soviet"
+    assert kharkov in offense.held(view, offense.counted(view), "axis")
+    assert kharkov not in offense.held(view, offense.counted(view), "soviet")
+    pinned = View.of(passed.evolve(options=(*passed.options, "solitaire-axis", f"bots-{bots.EDITION - 1}")), "soviet")
+    assert offense.counted(pinned) is None
+    assert kharkov in offense.held(pinned, None, "soviet") and kharkov not in offense.held(pinned, None, "axis")

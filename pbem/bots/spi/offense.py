@@ -27,10 +27,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from ...board.bits import has, places_of
+from ...rulesets.spi_barbarossa.control import city_control
 from ...rulesets.spi_barbarossa.position import PUnit
 from ...rulesets.spi_barbarossa.supply import attack_supply_bits
 from . import attacks as planner
 from . import march, overrun
+from .. import edition
 from .attacks import Ends, Plan, attack_order
 from .moves import best_destination, cities, enter, move_order, passes_city, vp
 from .view import View
@@ -70,7 +72,8 @@ def plan(view: View, level: str, taken: dict[str, int] | None = None) -> list[di
     moved.update(overrunners)
     axis = [u for u in view.theirs() if not u.ct.support]
     near = view.distances([u.loc for u in axis])
-    targets = set(cities(view, owner=view.foe))
+    control = counted(view)
+    targets = set(held(view, control, view.foe))
     orders: list[dict] = []
     attacks: list[Plan] = []
     if view.first_phase:
@@ -80,10 +83,25 @@ def plan(view: View, level: str, taken: dict[str, int] | None = None) -> list[di
     if view.first_phase:
         moves, attacks = _attacks(view, ends, moved, near)
         orders += moves
-    orders += _holders(view, ends, near, moved)
+    orders += _holders(view, ends, near, moved, held(view, control, view.side))
     orders += _drive(view, ends, moved, near, targets)
     orders += _supplies(view, ends, moved, near)
     return orders + [attack_order(view, p) for p in attacks]
+
+
+def counted(view: View) -> dict[str, str | None] | None:
+    """Who holds each city as the victory count reads it (Control of Cities: a unit in the city; else the side
+    whose front line it lies behind, if that side held it once; else the last passer; `control.city_control`), or
+    None for the last passer alone, as edition 2 and earlier of the bots read it. The last passer misleads him: a
+    city he passed through and left, the Axis line closing over it again, counts for the Axis at the end."""
+    return city_control(view.pos) if edition(view.state) >= 3 else None
+
+
+def held(view: View, control: dict[str, str | None] | None, side: str) -> list[int]:
+    """The Soviet cities with victory points `side` holds by `control` (`counted`; None: by the last passer)."""
+    if control is None:
+        return cities(view, owner=side)
+    return [h for h in cities(view) if control.get(view.board.name_of(view.board.ids[h])) == side]
 
 
 def last_turn(view: View) -> bool:
@@ -235,11 +253,11 @@ def _rail(view: View, ends: Ends, moved: set[str], near: dict[int, int], targets
     return out
 
 
-def _holders(view: View, ends: Ends, near: dict[int, int], moved: set[str]) -> list[dict]:
-    """Each city of ours with a German unit within HOLD hexes keeps a unit in it, the weakest there or the nearest
-    that walks in (Control of Cities: a unit in a city holds it; an empty one is the last passer's)."""
+def _holders(view: View, ends: Ends, near: dict[int, int], moved: set[str], ours: list[int]) -> list[dict]:
+    """Each city of `ours` with a German unit within HOLD hexes keeps a unit in it, the weakest there or the nearest
+    that walks in (Control of Cities: a unit in a city holds it, even in an enemy zone of control)."""
     out: list[dict] = []
-    for h in sorted(cities(view, owner=view.side), key=lambda c: (-vp(view, c), c)):
+    for h in sorted(ours, key=lambda c: (-vp(view, c), c)):
         if near.get(h, 999) > HOLD or view.enemy_at(h):
             continue
         if any(at == h and not view.pos.units[uid].ct.support for uid, at in ends.at.items() if uid in moved):
