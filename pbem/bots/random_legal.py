@@ -30,11 +30,15 @@ def orders(state: GameState, side: str, secret: Mapping[str, Any] | None, level:
 
 
 def candidates(state: GameState, side: str, secret: Mapping[str, Any] | None,
-               stream: str | None = None) -> list[dict] | None:
+               stream: str | None = None, wider: bool = False) -> list[dict] | None:
     """The random orders before the check keeps the legal ones (None in a set-up or bookkeeping step): what a
-    careless or hostile player might send, which `pbem check` and adjudication must read alike."""
+    careless or hostile player might send, which `pbem check` and adjudication must read alike. `wider` also
+    draws the order forms the random player never sends (a Barbarossa Fast attack's `via:`, Blitzkrieg and
+    follow-on units), for tests only: the random player's own draws, and so every random game, stay as they are."""
     rnd = Choices(state, f"random-legal|{side}", stream)
-    make = {"spi-barbarossa": _spi, "barbarossa-fast": _fast, "codeword-barbarossa": _codeword,
+    if state.ruleset == "barbarossa-fast":
+        return _fast(state, side, secret, rnd, wider)
+    make = {"spi-barbarossa": _spi, "codeword-barbarossa": _codeword,
             "barbarossa-file": _coatney, "russian-portfolio": _coatney}[state.ruleset]
     return make(state, side, secret, rnd)
 
@@ -138,7 +142,7 @@ def _coatney(state: GameState, side: str, secret: Any, rnd: Choices) -> list[dic
 
 
 # --- Barbarossa Fast -----------------------------------------------------------------------------------------
-def _fast(state: GameState, side: str, secret: Any, rnd: Choices) -> list[dict] | None:
+def _fast(state: GameState, side: str, secret: Any, rnd: Choices, wider: bool = False) -> list[dict] | None:
     from ..core.frozen import thaw
     from ..core.hidden import Keyring
     from ..rulesets.barbarossa_fast.data import load
@@ -180,11 +184,62 @@ def _fast(state: GameState, side: str, secret: Any, rnd: Choices) -> list[dict] 
             group = rnd.some(ids)[:3]
             used.update(group)
             out.append({"attack": rnd.one(foes), "with": group})
+            if wider and side == "german":
+                out += _widen(sit, out[-1], mine, used, rnd)
         if verb:
             for uid in ids:
                 if uid not in used and rnd.chance(1, MOVE_ONE_IN):
                     out.append(step(place, "move", uid))
     return out
+
+
+def _widen(sit: Any, attack: dict, mine: list, used: set[str], rnd: Choices) -> list[dict]:
+    """A random German attack given the parts of the order the random player leaves out: units from further away
+    with the position they move to first (`via:`, OPERATIONAL MOVEMENT), a Blitzkrieg on past the target and
+    follow-on units (GROUND COMBAT). Mostly drawn among what the rules could allow (friendly positions, panzerkorps,
+    units on a jump-off), and one time in four among anything, so that both accepted and refused forms come up.
+    Returns a further attack that moves through the target first (refused: the rules move units before any
+    attack, GAME-TURN SEQUENCE), or none."""
+    data, target = sit.data, str(attack["attack"])
+    loose = rnd.chance(1, 4)
+
+    def friendly(p: str) -> bool:
+        return loose or (sit.owner(p) == "german" and sit.occupied_by(p) != "soviet")
+
+    def jump_offs(u: Any) -> list[str]:
+        ring = [n for n in sorted(data.links(u.location)) if friendly(n)]
+        if u.type == "panzerkorps":
+            ring += [m for n in ring for m in sorted(data.links(n)) if friendly(m) and m not in ring]
+        return [p for p in ring if p != target and data.linked(p, target)]
+
+    via: dict[str, str] = {}
+    near = [u for u in mine if u.id not in used and jump_offs(u)]
+    for u in rnd.some(near)[:2] if near and rnd.chance(1, 2) else []:
+        attack["with"] = [*attack["with"], u.id]
+        used.add(u.id)
+        via[u.id] = rnd.one(jump_offs(u))
+    for uid in attack["with"]:
+        starts = jump_offs(sit.units[uid])
+        if uid not in via and starts and rnd.chance(1, 4):
+            via[uid] = rnd.one(starts)
+    if via:
+        attack["via"] = via
+    panzers = [uid for uid in attack["with"] if loose or sit.units[uid].type == "panzerkorps"]
+    beyond = sorted(n for n in data.links(target) if loose or sit.occupied_by(n) == "soviet")
+    if panzers and beyond and rnd.chance(1, 3):
+        attack["blitz"] = {"to": rnd.one(beyond), "with": rnd.some(panzers)}
+    stands = {via.get(uid, sit.units[uid].location) for uid in attack["with"]}
+    rest = [u.id for u in mine if u.id not in used and (loose or u.location in stands)]
+    if rest and rnd.chance(1, 2):
+        attack["follow"] = rnd.some(rest)[:len(attack["with"])]
+        used.update(attack["follow"])
+    onward = sorted(n for n in data.links(target) if sit.occupied_by(n) == "soviet")
+    through = [u for u in mine if u.id not in used and target in data.links(u.location)]
+    if onward and through and rnd.chance(1, 3):
+        u = rnd.one(through)
+        used.add(u.id)
+        return [{"attack": rnd.one(onward), "with": [u.id], "via": {u.id: target}}]
+    return []
 
 
 # --- Codeword: Barbarossa ------------------------------------------------------------------------------------
