@@ -33,8 +33,9 @@ def candidates(state: GameState, side: str, secret: Mapping[str, Any] | None,
                stream: str | None = None, wider: bool = False) -> list[dict] | None:
     """The random orders before the check keeps the legal ones (None in a set-up or bookkeeping step): what a
     careless or hostile player might send, which `pbem check` and adjudication must read alike. `wider` also
-    draws the order forms the random player never sends (a Barbarossa Fast attack's `via:`, Blitzkrieg and
-    follow-on units), for tests only: the random player's own draws, and so every random game, stay as they are."""
+    draws the order forms the random player never sends (a Barbarossa Fast attack's `via:`, Blitzkrieg, follow-on
+    units, an attack onward through another's target: `_widen`), for tests only: the random player's own draws,
+    and so every random game, stay as they are."""
     rnd = Choices(state, f"random-legal|{side}", stream)
     if state.ruleset == "barbarossa-fast":
         return _fast(state, side, secret, rnd, wider)
