@@ -280,6 +280,18 @@ def _fast_map_nearer(folder: Path) -> None:
     p.write_text(yaml.safe_dump(doc, sort_keys=False))
 
 
+def _fast_moscow_nearer(folder: Path) -> None:
+    """map.yaml: only the road to Moscow a link shorter (Vyazma merged into Mozhaisk: AGC base-Moscow 6 -> 5), the
+    depth the Turn 4 clause of REINFORCEMENTS asks for under move-then-attack (docs/map-barbarossa-fast.md, Open
+    points); every other distance as reconstructed."""
+    import yaml
+
+    p = folder / "map.yaml"
+    doc = yaml.safe_load(p.read_text())
+    _merge(doc, "Vyazma", "Mozhaisk")
+    p.write_text(yaml.safe_dump(doc, sort_keys=False))
+
+
 def _fast_more_panzers(folder: Path) -> None:
     """forces.yaml (a reconstruction: the counter sheet is missing; the rules fix only the units' factors and the
     reinforcements): one more panzerkorps in each army group from Turn 1, 13 panzerkorps against 10 at the
@@ -303,6 +315,7 @@ def _fast_both(folder: Path) -> None:
 WHAT_IFS = {"spi-supply": ("spi-barbarossa/barbarossa-1941", _spi_supply),
             "spi-soviet-supply-1944": ("spi-barbarossa/berlin-1944", _spi_soviet_supply_1944),
             "fast-map-nearer": ("barbarossa-fast/june-1941", _fast_map_nearer),
+            "fast-moscow-nearer": ("barbarossa-fast/june-1941", _fast_moscow_nearer),
             "fast-more-panzers": ("barbarossa-fast/june-1941", _fast_more_panzers),
             "fast-both": ("barbarossa-fast/june-1941", _fast_both)}
 # fast-kiev-pincer (a Gomel-Poltava link) was measured here and is part of the map since 2026-11-27

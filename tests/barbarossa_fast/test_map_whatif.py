@@ -1,6 +1,6 @@
 """The strength benchmark's Barbarossa Fast map what-ifs (issue 18, bench/strength.py): `fast-map-nearer`'s copied
 map has each deep axis a link shorter and keeps what the solitaire Russian's set-up needs (SETUP(S): 7 frontline, 10
-behind positions), and a game starts on it. (`fast-kiev-pincer`, a Gomel-Poltava link, is part of the map since
+behind positions), and a game starts on it; `fast-moscow-nearer` shortens the road to Moscow alone. (`fast-kiev-pincer`, a Gomel-Poltava link, is part of the map since
 2026-11-27: tests/barbarossa_fast/test_kiev_road.py.)"""
 from __future__ import annotations
 
@@ -55,3 +55,18 @@ def test_fast_map_nearer_is_a_link_shorter_and_starts(tmp_path):
                                   "--solitaire", "soviet", "-o", str(tmp_path / "state.yaml")])
     assert r.exit_code == 0, r.output
     assert "awaiting german setup" in r.output
+
+
+def test_fast_moscow_nearer_shortens_only_the_road_to_moscow(tmp_path):
+    sys.path.insert(0, str(ROOT / "bench"))
+    import strength
+
+    folder = tmp_path / "barbarossa-fast"
+    shutil.copytree(ROOT / "scenarios/barbarossa-fast", folder)
+    before = _links(yaml.safe_load((folder / "map.yaml").read_text()))
+    strength.WHAT_IFS["fast-moscow-nearer"][1](folder)
+    after = _links(yaml.safe_load((folder / "map.yaml").read_text()))
+    assert _distance(after, "AGC Base", "Moscow") == _distance(before, "AGC Base", "Moscow") - 1 == 5
+    for base, city in (("AGN Base", "Leningrad"), ("AGS Base", "Kiev"), ("AGS Base", "Kharkov"),
+                       ("AGS Base", "Rostov"), ("AGC Base", "Smolensk")):
+        assert _distance(after, base, city) == _distance(before, base, city), city
