@@ -1,7 +1,8 @@
 """The strength benchmark's Barbarossa Fast map what-ifs (issue 18, bench/strength.py): `fast-map-nearer`'s copied
 map has each deep axis a link shorter and keeps what the solitaire Russian's set-up needs (SETUP(S): 7 frontline, 10
-behind positions), and a game starts on it; `fast-moscow-nearer` shortens the road to Moscow alone. (`fast-kiev-pincer`, a Gomel-Poltava link, is part of the map since
-2026-11-27: tests/barbarossa_fast/test_kiev_road.py.)"""
+behind positions), and a game starts on it; `fast-moscow-nearer` shortens the road to Moscow alone.
+(`fast-kiev-pincer`, a Gomel-Poltava link, is part of the map since 2026-11-27:
+tests/barbarossa_fast/test_kiev_road.py.)"""
 from __future__ import annotations
 
 import shutil
