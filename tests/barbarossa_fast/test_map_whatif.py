@@ -36,15 +36,20 @@ def _distance(adj: dict[str, set[str]], start: str, goal: str) -> int:
     return d
 
 
-def test_fast_map_nearer_is_a_link_shorter_and_starts(tmp_path):
+def _what_if(tmp_path: Path, name: str) -> tuple[Path, dict[str, set[str]], dict]:
+    """A copy of the scenario's folder with the what-if `name` applied: the folder, the links before, the map after."""
     sys.path.insert(0, str(ROOT / "bench"))
     import strength
 
     folder = tmp_path / "barbarossa-fast"
     shutil.copytree(ROOT / "scenarios/barbarossa-fast", folder)
     before = _links(yaml.safe_load((folder / "map.yaml").read_text()))
-    strength.WHAT_IFS["fast-map-nearer"][1](folder)
-    doc = yaml.safe_load((folder / "map.yaml").read_text())
+    strength.WHAT_IFS[name][1](folder)
+    return folder, before, yaml.safe_load((folder / "map.yaml").read_text())
+
+
+def test_fast_map_nearer_is_a_link_shorter_and_starts(tmp_path):
+    folder, before, doc = _what_if(tmp_path, "fast-map-nearer")
     after = _links(doc)
     for base, city in (("AGC Base", "Moscow"), ("AGN Base", "Leningrad"), ("AGS Base", "Kiev"),
                        ("AGS Base", "Kharkov"), ("AGS Base", "Rostov")):
@@ -59,14 +64,8 @@ def test_fast_map_nearer_is_a_link_shorter_and_starts(tmp_path):
 
 
 def test_fast_moscow_nearer_shortens_only_the_road_to_moscow(tmp_path):
-    sys.path.insert(0, str(ROOT / "bench"))
-    import strength
-
-    folder = tmp_path / "barbarossa-fast"
-    shutil.copytree(ROOT / "scenarios/barbarossa-fast", folder)
-    before = _links(yaml.safe_load((folder / "map.yaml").read_text()))
-    strength.WHAT_IFS["fast-moscow-nearer"][1](folder)
-    after = _links(yaml.safe_load((folder / "map.yaml").read_text()))
+    _, before, doc = _what_if(tmp_path, "fast-moscow-nearer")
+    after = _links(doc)
     assert _distance(after, "AGC Base", "Moscow") == _distance(before, "AGC Base", "Moscow") - 1 == 5
     for base, city in (("AGN Base", "Leningrad"), ("AGS Base", "Kiev"), ("AGS Base", "Kharkov"),
                        ("AGS Base", "Rostov"), ("AGC Base", "Smolensk")):
