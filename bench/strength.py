@@ -265,31 +265,31 @@ def _merge(doc: dict[str, Any], gone: str, into: str) -> None:
     doc["links"] = links
 
 
+def _merge_map(folder: Path, *pairs: tuple[str, str]) -> None:
+    """The copied map.yaml with each (gone, into) pair of positions merged (`_merge`)."""
+    import yaml
+
+    p = folder / "map.yaml"
+    doc = yaml.safe_load(p.read_text())
+    for gone, into in pairs:
+        _merge(doc, gone, into)
+    p.write_text(yaml.safe_dump(doc, sort_keys=False))
+
+
 def _fast_map_nearer(folder: Path) -> None:
     """map.yaml (a reconstruction: the printed map is missing): each deep axis a link shorter, by merging one interior
     junction on it into the next position: Vyazma into Mozhaisk (AGC base-Moscow 6 -> 5), Pskov into Luga
     (AGN base-Leningrad 5 -> 4), Zhitomir into Rovno (AGS base-Kiev 4 -> 3, Kharkov 6 -> 5) and Stalino into
     Dnepropetrovsk (AGS base-Rostov 7 -> 6). The 7 frontline and 10 behind positions (the solitaire Russian's
     set-up), the victory cities and the fortresses stay."""
-    import yaml
-
-    p = folder / "map.yaml"
-    doc = yaml.safe_load(p.read_text())
-    for gone, into in (("Vyazma", "Mozhaisk"), ("Pskov", "Luga"), ("Zhitomir", "Rovno"), ("Stalino", "Dnepropetrovsk")):
-        _merge(doc, gone, into)
-    p.write_text(yaml.safe_dump(doc, sort_keys=False))
+    _merge_map(folder, ("Vyazma", "Mozhaisk"), ("Pskov", "Luga"), ("Zhitomir", "Rovno"), ("Stalino", "Dnepropetrovsk"))
 
 
 def _fast_moscow_nearer(folder: Path) -> None:
     """map.yaml: only the road to Moscow a link shorter (Vyazma merged into Mozhaisk: AGC base-Moscow 6 -> 5), the
     depth the Turn 4 clause of REINFORCEMENTS asks for under move-then-attack (docs/map-barbarossa-fast.md, Open
     points); every other distance as reconstructed."""
-    import yaml
-
-    p = folder / "map.yaml"
-    doc = yaml.safe_load(p.read_text())
-    _merge(doc, "Vyazma", "Mozhaisk")
-    p.write_text(yaml.safe_dump(doc, sort_keys=False))
+    _merge_map(folder, ("Vyazma", "Mozhaisk"))
 
 
 def _fast_more_panzers(folder: Path) -> None:
