@@ -292,6 +292,24 @@ def _fast_moscow_nearer(folder: Path) -> None:
     _merge_map(folder, ("Vyazma", "Mozhaisk"))
 
 
+def _fast_rostov_nearer(folder: Path) -> None:
+    """map.yaml: only the road to Rostov a link shorter (Stalino merged into Dnepropetrovsk: AGS base-Rostov 7 -> 6),
+    the city the Fast German's lost games lack (docs/selfplay.md)."""
+    _merge_map(folder, ("Stalino", "Dnepropetrovsk"))
+
+
+def _fast_azov_coast(folder: Path) -> None:
+    """map.yaml: a Dnepropetrovsk-Rostov link, standing for the Sea of Azov coast road (Zaporozhye, Melitopol,
+    Mariupol, Taganrog) by which the 1st Panzer Group reached Rostov in October-November 1941; on the map as
+    reconstructed the only roads to Rostov run through the Donbass (Stalino, Voroshilovgrad)."""
+    import yaml
+
+    p = folder / "map.yaml"
+    doc = yaml.safe_load(p.read_text())
+    doc["links"].append({"between": ["Dnepropetrovsk", "Rostov"]})
+    p.write_text(yaml.safe_dump(doc, sort_keys=False))
+
+
 def _fast_more_panzers(folder: Path) -> None:
     """forces.yaml (a reconstruction: the counter sheet is missing; the rules fix only the units' factors and the
     reinforcements): one more panzerkorps in each army group from Turn 1, 13 panzerkorps against 10 at the
@@ -316,6 +334,8 @@ WHAT_IFS = {"spi-supply": ("spi-barbarossa/barbarossa-1941", _spi_supply),
             "spi-soviet-supply-1944": ("spi-barbarossa/berlin-1944", _spi_soviet_supply_1944),
             "fast-map-nearer": ("barbarossa-fast/june-1941", _fast_map_nearer),
             "fast-moscow-nearer": ("barbarossa-fast/june-1941", _fast_moscow_nearer),
+            "fast-rostov-nearer": ("barbarossa-fast/june-1941", _fast_rostov_nearer),
+            "fast-azov-coast": ("barbarossa-fast/june-1941", _fast_azov_coast),
             "fast-more-panzers": ("barbarossa-fast/june-1941", _fast_more_panzers),
             "fast-both": ("barbarossa-fast/june-1941", _fast_both)}
 # fast-kiev-pincer (a Gomel-Poltava link) was measured here and is part of the map since 2026-11-27
