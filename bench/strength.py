@@ -280,8 +280,9 @@ def _fast_map_nearer(folder: Path) -> None:
     """map.yaml (a reconstruction: the printed map is missing): each deep axis a link shorter, by merging one interior
     junction on it into the next position: Vyazma into Mozhaisk (AGC base-Moscow 6 -> 5), Pskov into Luga
     (AGN base-Leningrad 5 -> 4), Zhitomir into Rovno (AGS base-Kiev 4 -> 3, Kharkov 6 -> 5) and Stalino into
-    Dnepropetrovsk (AGS base-Rostov 7 -> 6). The 7 frontline and 10 behind positions (the solitaire Russian's
-    set-up), the victory cities and the fortresses stay."""
+    Dnepropetrovsk (AGS base-Rostov 7 -> 6 on the map before the Sea of Azov coast road; with the road Rostov is 6
+    links either way). The 7 frontline and 10 behind positions (the solitaire Russian's set-up), the victory cities
+    and the fortresses stay."""
     _merge_map(folder, ("Vyazma", "Mozhaisk"), ("Pskov", "Luga"), ("Zhitomir", "Rovno"), ("Stalino", "Dnepropetrovsk"))
 
 
@@ -290,24 +291,6 @@ def _fast_moscow_nearer(folder: Path) -> None:
     depth the Turn 4 clause of REINFORCEMENTS asks for under move-then-attack (docs/map-barbarossa-fast.md, Open
     points); every other distance as reconstructed."""
     _merge_map(folder, ("Vyazma", "Mozhaisk"))
-
-
-def _fast_rostov_nearer(folder: Path) -> None:
-    """map.yaml: only the road to Rostov a link shorter (Stalino merged into Dnepropetrovsk: AGS base-Rostov 7 -> 6),
-    the city the Fast German's lost games lack (docs/selfplay.md)."""
-    _merge_map(folder, ("Stalino", "Dnepropetrovsk"))
-
-
-def _fast_azov_coast(folder: Path) -> None:
-    """map.yaml: a Dnepropetrovsk-Rostov link, standing for the Sea of Azov coast road (Zaporozhye, Melitopol,
-    Mariupol, Taganrog) by which the 1st Panzer Group reached Rostov in October-November 1941; on the map as
-    reconstructed the only roads to Rostov run through the Donbass (Stalino, Voroshilovgrad)."""
-    import yaml
-
-    p = folder / "map.yaml"
-    doc = yaml.safe_load(p.read_text())
-    doc["links"].append({"between": ["Dnepropetrovsk", "Rostov"]})
-    p.write_text(yaml.safe_dump(doc, sort_keys=False))
 
 
 def _fast_more_panzers(folder: Path) -> None:
@@ -334,11 +317,11 @@ WHAT_IFS = {"spi-supply": ("spi-barbarossa/barbarossa-1941", _spi_supply),
             "spi-soviet-supply-1944": ("spi-barbarossa/berlin-1944", _spi_soviet_supply_1944),
             "fast-map-nearer": ("barbarossa-fast/june-1941", _fast_map_nearer),
             "fast-moscow-nearer": ("barbarossa-fast/june-1941", _fast_moscow_nearer),
-            "fast-rostov-nearer": ("barbarossa-fast/june-1941", _fast_rostov_nearer),
-            "fast-azov-coast": ("barbarossa-fast/june-1941", _fast_azov_coast),
             "fast-more-panzers": ("barbarossa-fast/june-1941", _fast_more_panzers),
             "fast-both": ("barbarossa-fast/june-1941", _fast_both)}
-# fast-kiev-pincer (a Gomel-Poltava link) was measured here and is part of the map since 2026-11-27
+# fast-kiev-pincer (a Gomel-Poltava link) was measured here and is part of the map since 2026-11-27, fast-azov-coast
+# (a Dnepropetrovsk-Rostov link) since 2026-11-28; fast-rostov-nearer (Stalino merged into Dnepropetrovsk) shortened
+# the road to Rostov as the coast road now does, and on the map with it shortens nothing
 # the other reading of a rule, played as the ruleset's option (docs/rules/barbarossa-fast.md, Interpretations 13)
 OPTION_WHAT_IFS = {"fast-one-link-a-turn": ("barbarossa-fast/june-1941", ("one-link-a-turn",))}
 

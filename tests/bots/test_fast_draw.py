@@ -50,8 +50,8 @@ def test_once_every_counter_drawn_is_seen_the_chance_is_the_victory_counts_answe
 
 
 def test_the_chance_moves_with_the_weak_counters_he_meets():
-    """During a game that needs 7, the chance is read from the counters opened so far, and the German plays
-    boldly (`fast.BOLD`) exactly when it passes one half."""
+    """During a game that needs 8 (`ee-16`), the chance is read from the counters opened so far, and the German
+    plays boldly (`fast.BOLD`) exactly when it passes one half."""
     seen: dict[int, float] = {}
 
     def note(s) -> bool:
@@ -61,7 +61,7 @@ def test_the_chance_moves_with_the_weak_counters_he_meets():
             assert fast.temper(sit) == (fast.BOLD if seen[s.turn] > fast.WEAK_DRAW else fast.Style())
         return s.turn >= 4
 
-    _game("ee-13", until=note)
+    _game("ee-16", until=note)
     assert seen[1] < fast.WEAK_DRAW < max(seen.values())
 
 

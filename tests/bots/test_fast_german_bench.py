@@ -30,17 +30,17 @@ def test_the_comparison_pairs_by_seed_and_counts_the_games_each_way():
 
 
 def test_past_the_die_a_game_the_moscow_die_ended_goes_on_and_keeps_its_own_winner(monkeypatch):
-    """`--past-the-die`: kk-2 ends in November by the Moscow die (General Rules: sudden death on a 1 or 2); played
+    """`--past-the-die`: w-1 ends in November by the Moscow die (General Rules: sudden death on a 1 or 2); played
     past it, the die is recorded as the German's win, the game goes on to December and its winner by points is
     kept beside the game's own."""
     from pbem.rulesets.barbarossa_fast import german
 
-    ended = fast_german.play("kk-2")
+    ended = fast_german.play("w-1")
     assert ended["winner"] == "german" and ended["date"] == "1941-11" and ended["need"] is None
     monkeypatch.setattr(german, "_moscow", german._moscow)  # both restored after the test
     monkeypatch.setattr(fast_german, "_DICE", None)
     fast_german.past_the_die()
-    row = fast_german._played("kk-2", "random")
+    row = fast_german._played("w-1", "random")
     assert row["moscow_dice"][0] is True and row["date"] == "1941-12" and row["need"] in (5, 6, 7, 8)
     assert row["winner"] == "german" and row["points_winner"] in ("german", "soviet")
     assert fast_german.expected(row) == 1.0

@@ -67,11 +67,13 @@ def test_an_items_key_leaves_out_the_counters_view_key_only() -> None:
 
 
 def test_an_attack_is_drawn_from_where_it_came_and_a_blitzkrieg_from_the_position_it_took() -> None:
-    """Barbarossa Fast, German attacks and a Blitzkrieg: the panzerkorps that took Bialystok from the AGC base stand
-    there now, and the 4. Armee that attacked with them fell back to the base. The attack on Bialystok is drawn from
-    the base alone (not from Bialystok, where the panzerkorps stand at the end of the step), and the Blitzkrieg on
-    Vilnius from Kaunas, the position the first attack took (its panzerkorps were thrown back there)."""
+    """Barbarossa Fast, German attacks and a Blitzkrieg (the worked example, replayed on the map with the coast road
+    2026-11-28): the attack on Lutsk failed, 6. Armee fell back to the AGS base and XIV PzKps stayed there, so it is
+    drawn from the base; the Blitzkrieg on Vilnius from Kaunas, the position the first attack took, though its
+    panzerkorps stand in Vilnius now. Where every attacker moved onto what it took (Kaunas, Bialystok, Lvov) the
+    step's log does not say where they came from, and no source is drawn rather than a wrong one."""
     state = game.load_state(str(Path(__file__).resolve().parents[2] / "examples/barbarossa-fast/state-5.yaml"))
     attacks = {m.place: m.sources for m in build_view(state, "german").events if m.kind == "attack"}
-    assert attacks["Bialystok"] == ("AGC Base",)
+    assert attacks["Lutsk"] == ("AGS Base",)
     assert attacks["Vilnius"] == ("Kaunas",)
+    assert attacks["Kaunas"] == attacks["Bialystok"] == attacks["Lvov"] == ()

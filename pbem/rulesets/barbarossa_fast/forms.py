@@ -48,7 +48,7 @@ R_ATTACK_FORM = form("attack", "{attack: POSITION, with: [TOKEN, ...]}", "all fr
                      "All Russian Attacks", {"attack": "Minsk", "with": ["t010"]}, Field("attack", P),
                      Field("with", US))
 DEPLOY = form("deploy", "{deploy: TOKEN, to: POSITION}", "a replacement, anywhere connected to its source",
-              "RUSSIAN REPLACEMENTS", {"deploy": "t044", "to": "Moscow"}, Field("deploy", U), Field("to", P))
+              "RUSSIAN REPLACEMENTS", {"deploy": "t042", "to": "Moscow"}, Field("deploy", U), Field("to", P))
 NO_RETREAT = form("no_retreat", "no_retreat: [UNIT, ...]", "German units that take losses rather than retreat",
                   "RETREATS", {"no_retreat": ["ge-2a"]}, Field("no_retreat", US), answer=True)
 PZ40 = form("pz40", "pz40: AGN | AGS", "where Army Group Centre donates the 40. PzKps", "REINFORCEMENTS",
