@@ -73,8 +73,8 @@ def _crosses(p: tuple[float, float], q: tuple[float, float], r: tuple[float, flo
 
 
 def test_no_two_links_of_the_map_cross():
-    """docs/map-barbarossa-fast.md, point 11: drawn on an equirectangular projection at 53 degrees north (as the map
-    view draws it, near enough), no link crosses another, the roads added by revisions included."""
+    """docs/map-barbarossa-fast.md, point 11: drawn on an equirectangular projection at 53 degrees north (longitude
+    scaled by its cosine), no link crosses another, the roads added by revisions included."""
     links, positions = _map_of(find_scenario("barbarossa-fast/june-1941").path.parent)
     xy = {name: (p["lon"] * 0.6018, p["lat"]) for name, p in positions.items()}  # cos 53 degrees
     ends = sorted(tuple(sorted(link)) for link in links)
